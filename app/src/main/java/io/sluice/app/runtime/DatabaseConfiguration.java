@@ -1,0 +1,92 @@
+package io.sluice.app.runtime;
+
+
+import com.zaxxer.hikari.HikariDataSource;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Condition;
+import org.springframework.context.annotation.ConditionContext;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+import org.springframework.core.type.AnnotatedTypeMetadata;
+
+/** The one DataSource: external PostgreSQL when a URL is configured, the embedded server otherwise. */
+@Configuration(proxyBeanMethods = false)
+public class DatabaseConfiguration {
+
+    private static final Logger log = LoggerFactory.getLogger(DatabaseConfiguration.class);
+
+    @Bean(destroyMethod = "close")
+    @Conditional(EmbeddedDatabase.class)
+    EmbeddedPostgresServer embeddedPostgresServer(RuntimeProperties properties) {
+        return EmbeddedPostgresServer.start(properties.dataDir().resolve("postgres"), properties.embedded().postgresPort());
+    }
+
+    @Bean(destroyMethod = "close")
+    @Conditional(EmbeddedDatabase.class)
+    HikariDataSource embeddedDataSource(EmbeddedPostgresServer server) {
+        return pool(server.jdbcUrl(), "postgres", null);
+    }
+
+    @Bean(destroyMethod = "close")
+    @Conditional(ExternalDatabase.class)
+    HikariDataSource externalDataSource(RuntimeProperties properties, Environment env) {
+        String url = ServiceUrls.database(env);
+        String username = firstNonBlank(properties.db().username(), env.getProperty("spring.datasource.username"));
+        String password = firstNonBlank(properties.db().password(), env.getProperty("spring.datasource.password"));
+        log.info("database: external PostgreSQL at {}", redactedJdbcUrl(url));
+        return pool(url, username, password);
+    }
+
+    private static HikariDataSource pool(String url, String username, String password) {
+        HikariDataSource pool = new HikariDataSource();
+        pool.setJdbcUrl(url);
+        if (username != null) {
+            pool.setUsername(username);
+        }
+        if (password != null) {
+            pool.setPassword(password);
+        }
+        pool.setPoolName("sluice-db");
+        pool.setMaximumPoolSize(20);
+        pool.setConnectionTimeout(5_000);
+        return pool;
+    }
+
+    /** Drops anything that may be a credential (query parameters, user info) before logging. */
+    static String redactedJdbcUrl(String url) {
+        String noQuery = url.contains("?") ? url.substring(0, url.indexOf('?')) : url;
+        return noQuery.replaceAll("//[^@/]*@", "//***@");
+    }
+
+    private static String firstNonBlank(String a, String b) {
+        return a != null && !a.isBlank() ? a : (b != null && !b.isBlank() ? b : null);
+    }
+
+    static class ExternalDatabase implements Condition {
+        @Override
+        public boolean matches(ConditionContext context, AnnotatedTypeMetadata metadata) {
+            return ServiceUrls.database(context.getEnvironment()) != null;
+        }
+    }
+
+    static class EmbeddedDatabase implements Condition {
+        @Override
+        public boolean matches(ConditionContext context, AnnotatedTypeMetadata metadata) {
+            return ServiceUrls.database(context.getEnvironment()) == null;
+        }
+    }
+
+    /** Lets other beans ask which mode runs without knowing how it was chosen. */
+    @Bean
+    DatabaseMode databaseMode(Environment env) {
+        return new DatabaseMode(ServiceUrls.database(env) == null);
+    }
+
+    public record DatabaseMode(boolean embedded) {
+    }
+
+}

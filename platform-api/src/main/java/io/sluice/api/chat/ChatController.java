@@ -1,0 +1,25 @@
+package io.sluice.api.chat;
+
+import jakarta.validation.Valid;
+
+import org.springframework.http.MediaType;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+@RestController
+@RequestMapping(path = "/api/v1/chat", produces = MediaType.APPLICATION_JSON_VALUE)
+public class ChatController {
+
+    private final ChatService chat;
+
+    public ChatController(ChatService chat) {
+        this.chat = chat;
+    }
+
+    @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
+    public ChatResponse chat(@Valid @RequestBody ChatRequest request) {
+        return chat.chat(request);
+    }
+}
