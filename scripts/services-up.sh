@@ -13,6 +13,9 @@
 #      (default 55432); redis-server (installed from Debian if missing) on $SLUICE_REDIS_PORT
 #      (default 56379). Both bind 127.0.0.1 only.
 #   4. Anything else                                  -> a clear message and exit 2.
+#
+# SLUICE_FRESH_DB=NAME (chroot mode): drop and re-create database NAME and point SLUICE_DB_URL at it,
+# so a test run starts from an empty schema.
 set -euo pipefail
 shopt -s inherit_errexit
 
@@ -62,10 +65,14 @@ pg_via_chroot() {
       "$bin/pg_ctl -D $data -l /var/lib/sluice-pg/server.log -w -t 60 -o '-c listen_addresses=127.0.0.1 -p $PG_PORT -c max_connections=300 -c fsync=off -c synchronous_commit=off' start" >&2
     echo chroot >"$RUN_DIR/pg.mode"
   fi
+  local db="${SLUICE_FRESH_DB:-sluice}"
+  if [ -n "${SLUICE_FRESH_DB:-}" ]; then
+    chroot "$ROOT" su postgres -s /bin/sh -c "$bin/dropdb -h 127.0.0.1 -p $PG_PORT -U postgres --if-exists --force $db" >&2
+  fi
   chroot "$ROOT" su postgres -s /bin/sh -c \
-    "$bin/psql -h 127.0.0.1 -p $PG_PORT -U postgres -tAc \"select 1 from pg_database where datname='sluice'\" | grep -q 1 || $bin/createdb -h 127.0.0.1 -p $PG_PORT -U postgres sluice" >&2
-  chroot "$ROOT" su postgres -s /bin/sh -c "$bin/psql -h 127.0.0.1 -p $PG_PORT -U postgres -d sluice -qc 'create extension if not exists vector'" >&2
-  echo "jdbc:postgresql://127.0.0.1:$PG_PORT/sluice?user=postgres"
+    "$bin/psql -h 127.0.0.1 -p $PG_PORT -U postgres -tAc \"select 1 from pg_database where datname='$db'\" | grep -q 1 || $bin/createdb -h 127.0.0.1 -p $PG_PORT -U postgres $db" >&2
+  chroot "$ROOT" su postgres -s /bin/sh -c "$bin/psql -h 127.0.0.1 -p $PG_PORT -U postgres -d $db -qc 'create extension if not exists vector'" >&2
+  echo "jdbc:postgresql://127.0.0.1:$PG_PORT/$db?user=postgres"
 }
 
 redis_local() {

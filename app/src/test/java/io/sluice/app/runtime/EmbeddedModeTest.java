@@ -1,0 +1,63 @@
+package io.sluice.app.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import io.sluice.SluiceApplication;
+import io.sluice.app.support.Http;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The embedded default: nothing configured, PostgreSQL and Redis start from Maven artifacts, and
+ * the data survives a restart.
+ */
+class EmbeddedModeTest {
+
+    private final JsonMapper json = JsonMapper.builder().build();
+
+    @Test
+    void startsWithNoServersConfiguredAnswersAtF1AndKeepsItsDataAcrossARestart(@TempDir Path dataDir) {
+        String sessionId;
+        try (ConfigurableApplicationContext app = start(dataDir)) {
+            Http http = new Http(port(app));
+            JsonNode answer = json.readTree(http.postJson("/api/v1/chat",
+                "{\"userId\":\"embedded-user\",\"message\":\"退款多久到账\"}").body());
+            assertThat(answer.get("tier").asText()).isEqualTo("F1");
+            assertThat(answer.get("answer").asText()).contains("退款");
+            sessionId = answer.get("sessionId").asText();
+
+            JsonNode health = json.readTree(http.get("/actuator/health").body());
+            assertThat(health.get("status").asText()).isEqualTo("UP");
+            assertThat(health.at("/components/vectorTier/details/engine").asText()).isEqualTo("lucene-knn");
+            assertThat(health.at("/components/llm/details/configured").asBoolean()).isFalse();
+        }
+        assertThat(Files.exists(dataDir.resolve("postgres/PG_VERSION"))).isTrue();
+
+        try (ConfigurableApplicationContext app = start(dataDir)) {
+            JsonNode again = json.readTree(new Http(port(app)).postJson("/api/v1/chat",
+                "{\"userId\":\"embedded-user\",\"sessionId\":\"" + sessionId + "\",\"message\":\"怎么投诉\"}").body());
+            assertThat(again.get("sessionId").asText())
+                .as("the session from before the restart is still known")
+                .isEqualTo(sessionId);
+        }
+    }
+
+    private static ConfigurableApplicationContext start(Path dataDir) {
+        // command-line arguments outrank the environment: blank URLs = the embedded default
+        return new SpringApplicationBuilder(SluiceApplication.class)
+            .run("--server.port=0", "--sluice.data-dir=" + dataDir, "--sluice.db.url=", "--sluice.redis.url=");
+    }
+
+    private static int port(ConfigurableApplicationContext app) {
+        return Integer.parseInt(app.getEnvironment().getProperty("local.server.port"));
+    }
+}
