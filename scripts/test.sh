@@ -6,5 +6,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ -z "${SLUICE_DB_URL:-}" ]; then export SLUICE_FRESH_DB="${SLUICE_FRESH_DB:-sluice_test}"; fi
 eval "$(bash scripts/services-up.sh)"
+# the console's browser tests drive Debian's Chromium
+if ! { [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ] && fc-list 2>/dev/null | grep -qi "wenquanyi\\|noto sans cjk"; }; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "[test] installing chromium, chromium-driver and a CJK font for screenshots" >&2
+    apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver fonts-wqy-zenhei >&2
+  else
+    echo "[test] console browser tests need chromium and chromium-driver (apt-get install chromium chromium-driver)" >&2
+  fi
+fi
 echo "[test] database: ${SLUICE_DB_URL%%\?*}  redis: $SLUICE_REDIS_URL" >&2
 exec ./mvnw -B -ntp verify "$@"

@@ -1,0 +1,51 @@
+package io.sluice.console.dashboard;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.springframework.stereotype.Controller;
+import org.springframework.ui.Model;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.ResponseBody;
+
+@Controller
+class DashboardController {
+
+    private final DashboardQueries queries;
+
+    DashboardController(DashboardQueries queries) {
+        this.queries = queries;
+    }
+
+    @GetMapping("/console")
+    String dashboard(Model model) {
+        stats(model);
+        return "dashboard";
+    }
+
+    /** The live part, refreshed by htmx every few seconds. */
+    @GetMapping("/console/dashboard/stats")
+    String stats(Model model) {
+        model.addAttribute("permits", queries.permits());
+        model.addAttribute("latency", queries.latency());
+        model.addAttribute("queue", queries.workQueue());
+        return "dashboard :: stats";
+    }
+
+    /** uPlot's column layout: [[x...], [F4...], [F3...], [F2...], [F1...], [F0...]]. */
+    @GetMapping("/console/dashboard/answers-by-tier.json")
+    @ResponseBody
+    List<List<Long>> answersByTier() {
+        List<List<Long>> columns = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            columns.add(new ArrayList<>());
+        }
+        for (long[] row : queries.answersByTier()) {
+            for (int i = 0; i < 6; i++) {
+                columns.get(i).add(row[i]);
+            }
+        }
+        return columns;
+    }
+
+}

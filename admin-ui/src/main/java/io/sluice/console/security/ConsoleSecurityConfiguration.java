@@ -1,0 +1,83 @@
+package io.sluice.console.security;
+
+import java.time.Duration;
+
+import io.sluice.console.users.ConsoleUsers;
+
+import org.redisson.api.RedissonClient;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.annotation.Order;
+import org.springframework.http.HttpMethod;
+import org.springframework.security.authentication.ProviderManager;
+import org.springframework.security.authentication.dao.DaoAuthenticationProvider;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.core.userdetails.User;
+import org.springframework.security.core.userdetails.UserDetailsService;
+import org.springframework.security.core.userdetails.UsernameNotFoundException;
+import org.springframework.security.crypto.bcrypt.BCryptPasswordEncoder;
+import org.springframework.security.crypto.password.PasswordEncoder;
+import org.springframework.security.web.SecurityFilterChain;
+
+/**
+ * Two filter chains: machine endpoints (API, OpenAI-compatible front door, actuator) authenticate
+ * with API keys in their own filter and carry no cookies, so no CSRF there; the console is form
+ * login with CSRF on every form, roles checked on the server.
+ */
+@Configuration(proxyBeanMethods = false)
+public class ConsoleSecurityConfiguration {
+
+    @Bean
+    PasswordEncoder passwordEncoder() {
+        return new BCryptPasswordEncoder();
+    }
+
+    @Bean
+    LoginAttemptLimiter loginAttemptLimiter(RedissonClient redisson) {
+        return new LoginAttemptLimiter(redisson, 5, Duration.ofMinutes(5));
+    }
+
+    @Bean
+    UserDetailsService consoleUserDetails(ConsoleUsers users) {
+        return username -> users.find(username)
+            .map(user -> User.withUsername(user.username())
+                .password(user.passwordHash())
+                .roles(user.role().name())
+                .disabled(user.disabled())
+                .build())
+            .orElseThrow(() -> new UsernameNotFoundException("no such console user"));
+    }
+
+    @Bean
+    @Order(1)
+    SecurityFilterChain machineEndpoints(HttpSecurity http) throws Exception {
+        http.securityMatcher("/api/**", "/v1/**", "/actuator/**")
+            .authorizeHttpRequests(requests -> requests.anyRequest().permitAll())
+            .csrf(csrf -> csrf.disable())
+            .sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+            .requestCache(cache -> cache.disable());
+        return http.build();
+    }
+
+    @Bean
+    @Order(2)
+    SecurityFilterChain console(HttpSecurity http, UserDetailsService users, PasswordEncoder encoder,
+            LoginAttemptLimiter limiter) throws Exception {
+        DaoAuthenticationProvider passwordCheck = new DaoAuthenticationProvider(users);
+        passwordCheck.setPasswordEncoder(encoder);
+        http.authenticationManager(new ProviderManager(new LimitedAuthenticationProvider(passwordCheck, limiter)))
+            .authorizeHttpRequests(requests -> requests
+                .requestMatchers("/login", "/webjars/**", "/console/assets/**", "/error", "/favicon.ico").permitAll()
+                .requestMatchers("/console/users/**", "/console/clients/**").hasRole("ADMIN")
+                .requestMatchers("/console/account/**").authenticated()
+                // every other change to the live platform: operators and admins only
+                .requestMatchers(HttpMethod.POST, "/console/**").hasAnyRole("OPERATOR", "ADMIN")
+                .anyRequest().authenticated())
+            .formLogin(form -> form.loginPage("/login").defaultSuccessUrl("/console", true).permitAll())
+            .logout(logout -> logout.logoutUrl("/logout").logoutSuccessUrl("/login?logout"))
+            .headers(headers -> headers.contentSecurityPolicy(csp -> csp.policyDirectives(
+                "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'")));
+        return http.build();
+    }
+}

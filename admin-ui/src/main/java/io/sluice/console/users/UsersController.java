@@ -1,0 +1,81 @@
+package io.sluice.console.users;
+
+import java.security.Principal;
+
+import io.sluice.console.audit.AuditLog;
+
+import org.springframework.stereotype.Controller;
+import org.springframework.ui.Model;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.servlet.mvc.support.RedirectAttributes;
+
+/** Console users (admins only) and each user's own password. */
+@Controller
+class UsersController {
+
+    private final ConsoleUsers users;
+    private final AuditLog audit;
+
+    UsersController(ConsoleUsers users, AuditLog audit) {
+        this.users = users;
+        this.audit = audit;
+    }
+
+    @GetMapping("/console/users")
+    String list(Model model) {
+        model.addAttribute("users", users.all());
+        model.addAttribute("roles", ConsoleRole.values());
+        return "users";
+    }
+
+    @PostMapping("/console/users")
+    String create(@RequestParam String username, @RequestParam String password, @RequestParam ConsoleRole role,
+            Principal actor, Model model, RedirectAttributes redirect) {
+        try {
+            users.create(username, password, role, true);
+        } catch (IllegalArgumentException e) {
+            model.addAttribute("error", e.getMessage());
+            model.addAttribute("username", username);
+            return list(model);
+        }
+        audit.record(actor.getName(), "user.create", username, null, "role=" + role);
+        redirect.addFlashAttribute("notice", "User '" + username + "' created; they choose a new password at first login.");
+        return "redirect:/console/users";
+    }
+
+    @PostMapping("/console/users/{username}/role")
+    String setRole(@PathVariable String username, @RequestParam ConsoleRole role, Principal actor,
+            RedirectAttributes redirect) {
+        String before = users.find(username).map(user -> "role=" + user.role()).orElse(null);
+        users.setRole(username, role);
+        audit.record(actor.getName(), "user.role", username, before, "role=" + role);
+        redirect.addFlashAttribute("notice", "Role of '" + username + "' is now " + role + ".");
+        return "redirect:/console/users";
+    }
+
+    @GetMapping("/console/account/password")
+    String passwordForm() {
+        return "password";
+    }
+
+    @PostMapping("/console/account/password")
+    String changePassword(@RequestParam String password, @RequestParam String confirmation, Principal actor,
+            Model model, RedirectAttributes redirect) {
+        if (!password.equals(confirmation)) {
+            model.addAttribute("error", "the two passwords differ");
+            return "password";
+        }
+        try {
+            users.changePassword(actor.getName(), password);
+        } catch (IllegalArgumentException e) {
+            model.addAttribute("error", e.getMessage());
+            return "password";
+        }
+        audit.record(actor.getName(), "user.password", actor.getName(), null, "changed");
+        redirect.addFlashAttribute("notice", "Password changed.");
+        return "redirect:/console";
+    }
+}
