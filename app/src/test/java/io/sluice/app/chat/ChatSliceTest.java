@@ -9,6 +9,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.sluice.api.chat.Answer;
 import io.sluice.api.chat.AnsweringStep;
 import io.sluice.api.chat.FaqAnsweringStep;
+import io.sluice.api.auth.ApiKeys;
+import io.sluice.api.auth.ClientTier;
 import io.sluice.app.support.Http;
 import io.sluice.app.support.TestServices;
 import io.sluice.governance.permit.ClusterPermits;
@@ -89,13 +91,16 @@ class ChatSliceTest {
     JdbcClient jdbc;
 
     @Autowired
+    ApiKeys apiKeys;
+
+    @Autowired
     ObjectMapper json;
 
     Http http;
 
     @BeforeEach
     void setUp() {
-        http = new Http(port);
+        http = new Http(port, apiKeys.create("slice-test", ClientTier.STANDARD).key());
     }
 
     @Test
