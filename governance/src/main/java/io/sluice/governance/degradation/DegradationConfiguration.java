@@ -15,7 +15,7 @@ import org.springframework.context.annotation.Configuration;
 public class DegradationConfiguration {
 
     /** Sources are looked up on every tick (lazily), so a source may itself depend on the control. */
-    @Bean(initMethod = "start", destroyMethod = "close")
+    @Bean(destroyMethod = "close")
     DegradationControl degradationControl(RedissonClient redisson, DegradationProperties properties,
             ObjectProvider<DegradationSignalSource> sources, ObjectProvider<MeterRegistry> meters) {
         return new DegradationControl(redisson, properties, sources, meters.getIfAvailable(),

@@ -20,6 +20,7 @@ import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
 
 /**
  * The cluster-wide degradation level, kept in Redis.
@@ -32,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * this instance's own proposal). Every change of the effective level is logged with its reason and
  * counted ({@code sluice.degradation.changes}); the level is a gauge ({@code sluice.degradation.level}).
  */
-public class DegradationControl implements AutoCloseable {
+public class DegradationControl implements SmartLifecycle, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(DegradationControl.class);
 
@@ -63,8 +64,12 @@ public class DegradationControl implements AutoCloseable {
             .register(this.meters);
     }
 
-    /** Starts the periodic evaluation (the Spring bean does this). */
-    public void start() {
+    /** Starts the periodic evaluation once every bean exists (SmartLifecycle), so ticks never race startup. */
+    @Override
+    public synchronized void start() {
+        if (scheduler != null) {
+            return;
+        }
         refresh();
         scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "sluice-degradation");
@@ -76,10 +81,21 @@ public class DegradationControl implements AutoCloseable {
     }
 
     @Override
-    public void close() {
+    public synchronized void stop() {
         if (scheduler != null) {
             scheduler.shutdownNow();
+            scheduler = null;
         }
+    }
+
+    @Override
+    public synchronized boolean isRunning() {
+        return scheduler != null;
+    }
+
+    @Override
+    public void close() {
+        stop();
     }
 
     /** The level in force (local copy, no I/O). */

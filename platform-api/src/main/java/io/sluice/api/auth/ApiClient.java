@@ -13,7 +13,7 @@ import java.util.Objects;
 public record ApiClient(long id, String name, String keyPrefix, ClientTier tier) {
 
     /** Request attribute under which {@link ApiKeyFilter} leaves the caller. */
-    public static final String ATTRIBUTE = ApiClient.class.getName();
+    public static final String ATTRIBUTE = "io.sluice.api.auth.ApiClient";
 
     public ApiClient {
         Objects.requireNonNull(name, "name");
