@@ -52,7 +52,7 @@ public class DemoClientBootstrap {
               {}
             Try it:
               curl -s -H 'Authorization: Bearer {}' -H 'Content-Type: application/json' \\
-                   -d '{{"userId":"u1","message":"退款多久到账"}}' http://localhost:{}/api/v1/chat
+                   -d '{"userId":"u1","message":"退款多久到账"}' http://localhost:{}/api/v1/chat
             ============================================================
             """, issued.key(), issued.key(), port);
     }
