@@ -18,6 +18,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param agingQuantum       one weight unit of virtual time: a request's turn is at
  *                           {@code arrival + weight × quantum}, so it ages towards the front
  * @param maxWait            per class, the longest a request waits before it is answered at a lower tier
+ * @param minShare           per class, the share of capacity reserved for it while it has waiters
  * @param initialServiceTime the service time assumed before any is measured (for ETAs)
  * @param smoothing          EWMA weight of a new service-time measurement (0..1)
  */
@@ -26,8 +27,9 @@ public record AdmissionProperties(
         @DefaultValue("8") int capacity,
         Map<Priority, Double> weights,
         @DefaultValue("0.5") double vipFactor,
-        @DefaultValue("1s") Duration agingQuantum,
+        @DefaultValue("2s") Duration agingQuantum,
         Map<Priority, Duration> maxWait,
+        Map<Priority, Double> minShare,
         @DefaultValue("800ms") Duration initialServiceTime,
         @DefaultValue("0.2") double smoothing) {
 
@@ -40,16 +42,25 @@ public record AdmissionProperties(
             w.putAll(weights);
         }
         weights = Map.copyOf(w);
-        Map<Priority, Duration> m = new EnumMap<>(Map.of(Priority.S, Duration.ofSeconds(4), Priority.A,
-            Duration.ofSeconds(3), Priority.B, Duration.ofSeconds(2)));
+        Map<Priority, Duration> m = new EnumMap<>(Map.of(Priority.S, Duration.ofSeconds(2), Priority.A,
+            Duration.ofSeconds(3), Priority.B, Duration.ofSeconds(4)));
         if (maxWait != null) {
             m.putAll(maxWait);
         }
         maxWait = Map.copyOf(m);
+        Map<Priority, Double> shares = new EnumMap<>(Map.of(Priority.S, 0.0, Priority.A, 0.0, Priority.B, 0.25));
+        if (minShare != null) {
+            shares.putAll(minShare);
+        }
+        if (shares.values().stream().mapToDouble(Double::doubleValue).sum() > 1.0) {
+            throw new IllegalArgumentException("sluice.chat.admission.min-share must add up to at most 1");
+        }
+        minShare = Map.copyOf(shares);
     }
 
     public static AdmissionProperties defaults(int capacity) {
-        return new AdmissionProperties(capacity, null, 0.5, Duration.ofSeconds(1), null, Duration.ofMillis(800), 0.2);
+        return new AdmissionProperties(capacity, null, 0.5, Duration.ofSeconds(2), null, null, Duration.ofMillis(800),
+            0.2);
     }
 
     public double weight(Priority priority, boolean vip) {

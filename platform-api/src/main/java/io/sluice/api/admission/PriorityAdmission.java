@@ -20,7 +20,14 @@ import io.sluice.api.intent.Priority;
  * <p><b>Order.</b> A waiting request's turn is its virtual deadline {@code arrival + weight ×
  * agingQuantum} (weights 1 S : 2 A : 3 B, VIP × {@code vipFactor}); a freed slot goes to the smallest.
  * S is served ahead of A ahead of B, but only of requests that arrived less than
- * {@code (wB − wS) × quantum} before it: a waiting B request ages to the front, nothing starves.
+ * {@code (w_lower − w_S) × quantum} before it: a waiting request ages towards the front. With the
+ * defaults (quantum 2 s, max waits S 2 / A 3 / B 4 s) an A request that has waited 2 s goes before
+ * a new S, a B request that has waited 2 s before a new A; B never waits beyond its 4 s bound.
+ *
+ * <p><b>Capacity shares.</b> A class may have a reserved share of the slots ({@code minShare}, default
+ * B 0.25): while it holds fewer slots than its share and has someone waiting, a freed slot goes to
+ * its earliest waiter. So under heavy overload, when S and A alone exceed capacity, B still gets
+ * some LLM answers instead of only F1.
  *
  * <p><b>Bounded wait.</b> Each request has a deadline (its class's max wait). If the ETA at arrival
  * already misses it, it is declined at once; if it is still waiting at its deadline it leaves the
@@ -49,13 +56,19 @@ public class PriorityAdmission {
 
     /** A slot is held until {@link #close()} (idempotent). */
     public final class Admitted implements Ticket {
+        private final Priority priority;
         private final long waitedMs;
         private final long grantedAt;
         private final AtomicBoolean released = new AtomicBoolean();
 
-        private Admitted(long waitedMs) {
+        private Admitted(Priority priority, long waitedMs) {
+            this.priority = priority;
             this.waitedMs = waitedMs;
             this.grantedAt = clock.getAsLong();
+        }
+
+        public Priority priority() {
+            return priority;
         }
 
         @Override
@@ -66,7 +79,7 @@ public class PriorityAdmission {
         @Override
         public void close() {
             if (released.compareAndSet(false, true)) {
-                release(clock.getAsLong() - grantedAt);
+                release(priority, clock.getAsLong() - grantedAt);
             }
         }
     }
@@ -103,6 +116,8 @@ public class PriorityAdmission {
     private final ReentrantLock lock = new ReentrantLock();
     private final PriorityQueue<Waiter> queue = new PriorityQueue<>((a, b) -> a.before(b) ? -1 : b.before(a) ? 1 : 0);
     private final Map<Priority, Integer> waiting = new EnumMap<>(Priority.class);
+    private final Map<Priority, Integer> inFlightByClass = new EnumMap<>(Priority.class);
+    private final Map<Priority, Integer> reserved = new EnumMap<>(Priority.class);
     private int inFlight;
     private long seq;
     private volatile double serviceNanos;
@@ -118,6 +133,8 @@ public class PriorityAdmission {
         this.serviceNanos = properties.initialServiceTime().toNanos();
         for (Priority priority : Priority.values()) {
             waiting.put(priority, 0);
+            inFlightByClass.put(priority, 0);
+            reserved.put(priority, (int) Math.floor(properties.minShare().get(priority) * properties.capacity()));
         }
     }
 
@@ -134,18 +151,26 @@ public class PriorityAdmission {
         lock.lock();
         try {
             if (queue.isEmpty() && inFlight < properties.capacity()) {
-                inFlight++;
-                return new Admitted(0);
+                grant(priority);
+                return new Admitted(priority, 0);
             }
             long vd = arrival + (long) (properties.weight(priority, vip) * properties.agingQuantum().toNanos());
             waiter = new Waiter(priority, vd, seq++);
             position = 0;
+            int sameClassAhead = 0;
             for (Waiter other : queue) {
                 if (other.before(waiter)) {
                     position++;
+                    if (other.priority == priority) {
+                        sameClassAhead++;
+                    }
                 }
             }
-            etaMs = eta(position);
+            etaMs = eta(position, properties.capacity());
+            if (reserved.get(priority) > 0) {
+                // its reserved slots serve its own class in order: that may come sooner
+                etaMs = Math.min(etaMs, eta(sameClassAhead, reserved.get(priority)));
+            }
             if (etaMs > maxWait.toMillis()) {
                 return new Declined(Reason.WOULD_MISS_DEADLINE, etaMs, 0);
             }
@@ -158,7 +183,7 @@ public class PriorityAdmission {
         try {
             long remaining = maxWait.toNanos() - (clock.getAsLong() - arrival);
             waiter.granted.get(Math.max(0, remaining), TimeUnit.NANOSECONDS);
-            return new Admitted(elapsedMs(arrival));
+            return new Admitted(priority, elapsedMs(arrival));
         } catch (TimeoutException e) {
             return leave(waiter, arrival, Reason.DEADLINE_PASSED);
         } catch (InterruptedException e) {
@@ -180,7 +205,7 @@ public class PriorityAdmission {
         } finally {
             lock.unlock();
         }
-        Admitted admitted = new Admitted(elapsedMs(arrival));
+        Admitted admitted = new Admitted(waiter.priority, elapsedMs(arrival));
         if (reason == Reason.INTERRUPTED) {
             admitted.close();
             return new Declined(reason, 0, elapsedMs(arrival));
@@ -188,15 +213,17 @@ public class PriorityAdmission {
         return admitted;
     }
 
-    private void release(long serviceTimeNanos) {
+    private void release(Priority priority, long serviceTimeNanos) {
         lock.lock();
         try {
             serviceNanos = serviceNanos + properties.smoothing() * (serviceTimeNanos - serviceNanos);
             inFlight--;
+            inFlightByClass.merge(priority, -1, Integer::sum);
             while (inFlight < properties.capacity() && !queue.isEmpty()) {
-                Waiter next = queue.poll();
+                Waiter next = nextWaiter();
+                queue.remove(next);
                 waiting.merge(next.priority, -1, Integer::sum);
-                inFlight++;
+                grant(next.priority);
                 next.granted.complete(Boolean.TRUE);
             }
         } finally {
@@ -204,8 +231,31 @@ public class PriorityAdmission {
         }
     }
 
-    private long eta(int position) {
-        return (long) ((position + 1) * serviceNanos / properties.capacity() / 1_000_000);
+    /** The earliest waiter of a class below its reserved share, else the earliest waiter. */
+    private Waiter nextWaiter() {
+        Waiter head = queue.peek();
+        for (Priority priority : Priority.values()) {
+            if (inFlightByClass.get(priority) < reserved.get(priority) && waiting.get(priority) > 0
+                    && head.priority != priority) {
+                Waiter best = null;
+                for (Waiter candidate : queue) {
+                    if (candidate.priority == priority && (best == null || candidate.before(best))) {
+                        best = candidate;
+                    }
+                }
+                return best;
+            }
+        }
+        return head;
+    }
+
+    private void grant(Priority priority) {
+        inFlight++;
+        inFlightByClass.merge(priority, 1, Integer::sum);
+    }
+
+    private long eta(int position, int slots) {
+        return (long) ((position + 1) * serviceNanos / slots / 1_000_000);
     }
 
     private long elapsedMs(long since) {

@@ -67,7 +67,8 @@ public class UserTokenBucket {
     private final RateLimitProperties.User properties;
     private final Counter fallbacks;
     private final Map<String, LocalBucket> local = new ConcurrentHashMap<>();
-    private volatile long redisRetryAt;
+    /** nanoTime from which Redis is tried again (nanoTime may be negative: start at "now"). */
+    private volatile long redisRetryAt = System.nanoTime();
 
     public UserTokenBucket(RedissonClient redisson, RateLimitProperties.User properties, MeterRegistry meters) {
         this.redisson = redisson;

@@ -31,7 +31,7 @@ class PriorityAdmissionTest {
 
     PriorityAdmission admission(int capacity) {
         return new PriorityAdmission(new AdmissionProperties(capacity, null, 0.5, Duration.ofSeconds(1), null,
-            Duration.ofMillis(10), 0.2), nanos::get);
+            null, Duration.ofMillis(10), 0.2), nanos::get);
     }
 
     /** Queues a request on its own thread; once admitted it notes its name and frees the slot. */
@@ -105,9 +105,41 @@ class PriorityAdmissionTest {
     }
 
     @Test
+    void aClassBelowItsReservedShareGetsTheNextSlotEvenBehindEarlierTurns() {
+        PriorityAdmission admission = admission(4);          // B reserves floor(0.25 x 4) = 1 slot
+        List<PriorityAdmission.Ticket> holders = new java.util.ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            holders.add(admission.admit(Priority.S, false, LONG, PriorityAdmission.QueueListener.NONE));
+        }
+        java.util.concurrent.CountDownLatch hold = new java.util.concurrent.CountDownLatch(1);
+        threads.submit(() -> {
+            PriorityAdmission.Ticket ticket = admission.admit(Priority.B, false, LONG, PriorityAdmission.QueueListener.NONE);
+            served.add("B");
+            hold.await();                                    // keeps its slot: B is at its share now
+            ticket.close();
+            return null;
+        });
+        await().until(() -> admission.queueLength() == 1);
+        queue(admission, "S1", Priority.S, false);
+        queue(admission, "S2", Priority.S, false);
+        queue(admission, "B2", Priority.B, false);
+
+        holders.get(0).close();
+        await().until(() -> served.size() == 1);
+        assertThat(served).containsExactly("B");
+
+        holders.get(1).close();
+        await().until(() -> served.size() == 4);
+        assertThat(served).as("B at its share: earliest turns again").containsExactly("B", "S1", "S2", "B2");
+        hold.countDown();
+        holders.subList(2, 4).forEach(PriorityAdmission.Ticket::close);
+        await().until(() -> served.size() == 4 && admission.inFlight() == 0);
+    }
+
+    @Test
     void declinesAtOnceWhenTheEtaMissesTheDeadline() {
         PriorityAdmission admission = new PriorityAdmission(new AdmissionProperties(1, null, 0.5, Duration.ofSeconds(1),
-            null, Duration.ofSeconds(2), 0.2), nanos::get);
+            null, null, Duration.ofSeconds(2), 0.2), nanos::get);
         PriorityAdmission.Ticket holder = admission.admit(Priority.A, false, LONG, PriorityAdmission.QueueListener.NONE);
 
         PriorityAdmission.Ticket ticket = admission.admit(Priority.B, false, Duration.ofMillis(500),
@@ -124,7 +156,7 @@ class PriorityAdmissionTest {
     @Test
     void leavesTheQueueWhenItsDeadlinePassesAndHoldsNothing() {
         PriorityAdmission admission = new PriorityAdmission(new AdmissionProperties(1, null, 0.5, Duration.ofSeconds(1),
-            null, Duration.ofMillis(10), 0.2));
+            null, null, Duration.ofMillis(10), 0.2));
         PriorityAdmission.Ticket holder = admission.admit(Priority.A, false, LONG, PriorityAdmission.QueueListener.NONE);
 
         PriorityAdmission.Ticket ticket = admission.admit(Priority.S, false, Duration.ofMillis(50),

@@ -189,7 +189,7 @@ class ChatStepsTest {
     @Test
     void aRequestThatWouldMissItsDeadlineIsAnsweredAtF1WithoutWaiting() {
         PriorityAdmission admission = new PriorityAdmission(new AdmissionProperties(1, null, 0.5, Duration.ofSeconds(1),
-            Map.of(Priority.A, Duration.ofMillis(100)), Duration.ofSeconds(5), 0.2));
+            Map.of(Priority.A, Duration.ofMillis(100)), null, Duration.ofSeconds(5), 0.2));
         PriorityAdmission.Ticket busy = admission.admit(Priority.S, false, PriorityAdmission.QueueListener.NONE);
         ChatContext ctx = context("付款失败", DegradationLevel.L0);
         ctx.intent(new RuleIntentClassifier().classify("付款失败"));
