@@ -265,6 +265,31 @@ class ChatPipelineEndToEndTest {
         assertThat(ok(http.get("/api/v1/sessions?userId=" + user))).hasSize(1);
     }
 
+    @Test
+    void feedbackIsStoredAndMoreDetailReAnswersInTheSameSessionOnlyForTheAskingClient() {
+        String user = user();
+        JsonNode first;
+        degradation.pin(DegradationLevel.L3, "e2e-feedback", "answer at F1 first");
+        try {
+            first = ok(http.postJson("/api/v1/chat", chat(user, "退款多久到账")));
+        } finally {
+            degradation.unpin("e2e-feedback");
+        }
+        assertThat(first.get("tier").asText()).isEqualTo("F1");
+        String path = "/api/v1/chat/" + first.get("requestId").asText() + "/feedback";
+
+        JsonNode better = ok(http.postJson(path, "{\"moreDetail\":true}"));
+        assertThat(better.get("tier").asText()).isEqualTo("F2");
+        assertThat(better.get("sessionId").asText()).isEqualTo(first.get("sessionId").asText());
+
+        assertThat(http.postJson(path, "{\"helpful\":true}").statusCode()).isEqualTo(204);
+        assertThat(jdbc.sql("SELECT feedback FROM conversation_message WHERE request_id = ? AND role = 'ASSISTANT'")
+            .param(UUID.fromString(first.get("requestId").asText())).query(String.class).single()).isEqualTo("HELPFUL");
+        Http otherClient = new Http(port, apiKeys.create("e2e-feedback-other-" + RUN, ClientTier.STANDARD).key());
+        assertThat(otherClient.postJson(path, "{\"helpful\":false}").statusCode()).isEqualTo(404);
+        assertThat(http.postJson(path, "{}").statusCode()).isEqualTo(400);
+    }
+
     // --- degradation ------------------------------------------------------------------------
 
     @Test

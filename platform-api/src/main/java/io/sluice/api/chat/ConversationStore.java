@@ -1,5 +1,6 @@
 package io.sluice.api.chat;
 
+import java.util.Optional;
 import java.util.UUID;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -18,6 +19,26 @@ public class ConversationStore {
     public ConversationStore(JdbcClient jdbc, ObjectMapper json) {
         this.jdbc = jdbc;
         this.json = json;
+    }
+
+    /** A stored question and where it was asked. */
+    public record Exchange(UUID sessionId, String userId, String question) {
+    }
+
+    /** The exchange with this request id, if this client made it. */
+    public Optional<Exchange> findExchange(UUID requestId, long clientId) {
+        return jdbc.sql("""
+                SELECT c.id, c.user_id, m.content FROM conversation_message m JOIN conversation c ON c.id = m.conversation_id
+                WHERE m.request_id = ? AND m.role = 'USER' AND c.client_id = ?""")
+            .params(requestId, clientId)
+            .query((rs, row) -> new Exchange(rs.getObject("id", UUID.class), rs.getString("user_id"), rs.getString("content")))
+            .optional();
+    }
+
+    public void recordFeedback(UUID requestId, String feedback) {
+        jdbc.sql("UPDATE conversation_message SET feedback = ? WHERE request_id = ? AND role = 'ASSISTANT'")
+            .params(feedback, requestId)
+            .update();
     }
 
     /** Stores the user's message and the answer together, or neither. */
