@@ -1,6 +1,7 @@
 package io.sluice.app.chat;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -10,7 +11,9 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.sluice.api.admission.PriorityAdmission;
 import io.sluice.api.auth.ApiKeys;
+import io.sluice.api.intent.Priority;
 import io.sluice.api.auth.ClientTier;
 import io.sluice.api.auth.IssuedKey;
 import io.sluice.app.support.Http;
@@ -60,6 +63,9 @@ class ChatPipelineEndToEndTest {
         // a new user gets 2 requests (half of 4), VIP users 6; refills too slowly to matter here
         registry.add("sluice.ingress.rate.user.capacity", () -> "4");
         registry.add("sluice.ingress.rate.user.refill-per-second", () -> "0.01");
+        // two LLM answers at once, and S may wait long: only a disconnect can empty the queue fast
+        registry.add("sluice.chat.admission.capacity", () -> "2");
+        registry.add("sluice.chat.admission.max-wait.S", () -> "30s");
     }
 
     @TestConfiguration
@@ -103,6 +109,9 @@ class ChatPipelineEndToEndTest {
 
     @Autowired
     RecordingGateway gateway;
+
+    @Autowired
+    PriorityAdmission admission;
 
     @Autowired
     JdbcClient jdbc;
@@ -288,6 +297,60 @@ class ChatPipelineEndToEndTest {
         Http otherClient = new Http(port, apiKeys.create("e2e-feedback-other-" + RUN, ClientTier.STANDARD).key());
         assertThat(otherClient.postJson(path, "{\"helpful\":false}").statusCode()).isEqualTo(404);
         assertThat(http.postJson(path, "{}").statusCode()).isEqualTo(400);
+    }
+
+    // --- SSE ------------------------------------------------------------------------------------
+
+    HttpRequest streamRequest(String body) {
+        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/v1/chat/stream"))
+            .header("Content-Type", "application/json")
+            .header("Accept", "text/event-stream")
+            .header("Authorization", "Bearer " + client.key())
+            .POST(HttpRequest.BodyPublishers.ofString(body))
+            .build();
+    }
+
+    @Test
+    void streamsMetaTokenAndDoneEvents() throws Exception {
+        HttpResponse<String> response = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()
+            .send(streamRequest(chat(user(), "退款多久到账")), HttpResponse.BodyHandlers.ofString());
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.headers().firstValue("Content-Type").orElse("")).startsWith("text/event-stream");
+        String body = response.body();
+        assertThat(body).contains("event:meta", "event:token", "event:done");
+        assertThat(body.indexOf("event:meta")).isLessThan(body.indexOf("event:token"));
+        assertThat(body.indexOf("event:token")).isLessThan(body.indexOf("event:done"));
+        assertThat(body).contains("\"tier\":\"F2\"", "\"text\":\"polished answer\"");
+    }
+
+    @Test
+    void aClientThatDisconnectsWhileQueuedLeavesNothingBehind() throws Exception {
+        String user = user();
+        PriorityAdmission.Ticket first = admission.admit(Priority.S, false, PriorityAdmission.QueueListener.NONE);
+        PriorityAdmission.Ticket second = admission.admit(Priority.S, false, PriorityAdmission.QueueListener.NONE);
+        try {
+            HttpResponse<java.io.InputStream> response = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .build().send(streamRequest(chat(user, "我要投诉，太慢了")), HttpResponse.BodyHandlers.ofInputStream());
+            try (java.io.BufferedReader events = new java.io.BufferedReader(
+                    new java.io.InputStreamReader(response.body(), java.nio.charset.StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = events.readLine()) != null && !line.startsWith("event:queued")) {
+                    // skip to the queued event
+                }
+                assertThat(line).isEqualTo("event:queued");
+                assertThat(events.readLine()).contains("\"position\":1");
+                assertThat(admission.queueLength()).isEqualTo(1);
+            }   // the client goes away while still queued
+
+            await().until(() -> admission.queueLength() == 0);
+            assertThat(admission.inFlight()).as("only the two test tickets").isEqualTo(2);
+            assertThat(jdbc.sql("SELECT count(*) FROM conversation WHERE user_id = ?").param(user)
+                .query(Integer.class).single()).as("nothing recorded for a cancelled request").isZero();
+        } finally {
+            first.close();
+            second.close();
+        }
     }
 
     // --- degradation ------------------------------------------------------------------------

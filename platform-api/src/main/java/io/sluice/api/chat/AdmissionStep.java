@@ -32,6 +32,11 @@ public final class AdmissionStep implements ChatStep {
         }
         try (PriorityAdmission.Ticket ticket = admission.admit(ctx.priority(), ctx.client().vip(), ctx.queueListener())) {
             ctx.queueWaitMs(ticket.waitedMs());
+            if (ticket instanceof PriorityAdmission.Declined declined
+                    && declined.reason() == PriorityAdmission.Reason.INTERRUPTED) {
+                // the caller went away while queued (SSE disconnect): stop here, record nothing
+                throw new java.util.concurrent.CancellationException("request cancelled while waiting for admission");
+            }
             if (ticket instanceof PriorityAdmission.Declined declined) {
                 ctx.capTier(FidelityTier.F1, "admission: " + declined.reason().name().toLowerCase(java.util.Locale.ROOT)
                     + (declined.etaMs() > 0 ? " (eta " + declined.etaMs() + " ms)" : ""));

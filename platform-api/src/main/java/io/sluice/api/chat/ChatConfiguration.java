@@ -87,6 +87,27 @@ public class ChatConfiguration {
         return new TieredAnswerStep(faq, llm, load, properties);
     }
 
+    /** Workers answering SSE streams (bounded: beyond it a stream is refused with 429). */
+    @Bean(destroyMethod = "shutdownNow")
+    java.util.concurrent.ThreadPoolExecutor chatStreamWorkers(ChatProperties properties) {
+        java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+        return new java.util.concurrent.ThreadPoolExecutor(0, properties.streamWorkers(), 30,
+            java.util.concurrent.TimeUnit.SECONDS, new java.util.concurrent.SynchronousQueue<>(), runnable -> {
+                Thread thread = new Thread(runnable, "sluice-chat-stream-" + n.incrementAndGet());
+                thread.setDaemon(true);
+                return thread;
+            });
+    }
+
+    @Bean(destroyMethod = "shutdownNow")
+    java.util.concurrent.ScheduledExecutorService chatStreamHeartbeats() {
+        return java.util.concurrent.Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "sluice-chat-heartbeat");
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
     @Bean
     LlmAccess llmAccess(ObjectProvider<LlmGateway> gateway) {
         return new LlmAccess(gateway);
