@@ -11,6 +11,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import io.sluice.api.problem.ProblemResponses;
 import io.sluice.api.problem.ProblemTypes;
 
+import org.springframework.dao.DataAccessException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.web.filter.OncePerRequestFilter;
 
@@ -43,7 +44,17 @@ public class ApiKeyFilter extends OncePerRequestFilter {
             refuse(response, "an API key is required: send 'Authorization: Bearer <key>' or 'X-API-Key: <key>'");
             return;
         }
-        Optional<ApiClient> client = keys.authenticate(key);
+        Optional<ApiClient> client;
+        try {
+            client = keys.authenticate(key);
+        } catch (DataAccessException e) {
+            // the key store is unreachable: say so (503, retry) rather than a bare 500; keys seen
+            // in the last cache-ttl still work
+            response.setHeader(HttpHeaders.RETRY_AFTER, "5");
+            ProblemResponses.write(response, HttpServletResponse.SC_SERVICE_UNAVAILABLE, ProblemTypes.SATURATED,
+                "Authentication unavailable", "API keys cannot be checked right now; please retry shortly.");
+            return;
+        }
         if (client.isEmpty()) {
             refuse(response, "the API key is not valid or has been revoked");
             return;
