@@ -6,6 +6,8 @@ import java.net.http.HttpResponse;
 import java.util.UUID;
 import java.util.stream.Stream;
 
+import io.sluice.api.auth.ApiKeys;
+import io.sluice.api.auth.ClientTier;
 import io.sluice.app.support.Http;
 import io.sluice.app.support.TestServices;
 
@@ -40,6 +42,9 @@ class ChatBadInputTest {
     JdbcClient jdbc;
 
     @Autowired
+    ApiKeys apiKeys;
+
+    @Autowired
     ObjectMapper json;
 
     static Stream<Arguments> badRequests() {
@@ -63,7 +68,7 @@ class ChatBadInputTest {
     void isRefusedWithAProblemAndNothingIsStored(String name, String body, int status, String type, String detail) {
         int messagesBefore = messageCount();
 
-        HttpResponse<String> response = new Http(port).postJson("/api/v1/chat", body);
+        HttpResponse<String> response = new Http(port, apiKeys.create("bad-input-test", ClientTier.STANDARD).key()).postJson("/api/v1/chat", body);
 
         assertThat(response.statusCode()).isEqualTo(status);
         assertThat(response.headers().firstValue("Content-Type").orElse(""))

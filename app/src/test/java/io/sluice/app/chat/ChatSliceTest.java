@@ -6,9 +6,12 @@ import java.net.http.HttpResponse;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.sluice.api.admission.PriorityAdmission;
 import io.sluice.api.chat.Answer;
 import io.sluice.api.chat.AnsweringStep;
 import io.sluice.api.chat.FaqAnsweringStep;
+import io.sluice.api.auth.ApiKeys;
+import io.sluice.api.auth.ClientTier;
 import io.sluice.app.support.Http;
 import io.sluice.app.support.TestServices;
 import io.sluice.governance.permit.ClusterPermits;
@@ -30,8 +33,8 @@ import tools.jackson.databind.ObjectMapper;
 
 /**
  * The thin end-to-end slice against real PostgreSQL (+pgvector) and real Redis: a message goes in,
- * an F1 answer from the seeded FAQ comes out, a cluster permit is held around the answering step,
- * and the exchange is stored.
+ * an F1 answer from the seeded FAQ comes out and the exchange is stored. F1 needs nothing remote:
+ * it takes no LLM permit and no admission slot (the gateway takes permits per LLM call).
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class ChatSliceTest {
@@ -51,24 +54,28 @@ class ChatSliceTest {
         /** Wraps the real F1 step: records the permits in use while it runs, and can be told to fail. */
         @Bean
         @Primary
-        ObservingStep observingStep(FaqAnsweringStep real, ClusterPermits permits) {
-            return new ObservingStep(real, permits);
+        ObservingStep observingStep(FaqAnsweringStep real, ClusterPermits permits, PriorityAdmission admission) {
+            return new ObservingStep(real, permits, admission);
         }
     }
 
     static class ObservingStep implements AnsweringStep {
         final AnsweringStep real;
         final ClusterPermits permits;
+        final PriorityAdmission admission;
         final AtomicInteger permitsInUseWhileAnswering = new AtomicInteger(-1);
+        final AtomicInteger admissionSlotsWhileAnswering = new AtomicInteger(-1);
 
-        ObservingStep(AnsweringStep real, ClusterPermits permits) {
+        ObservingStep(AnsweringStep real, ClusterPermits permits, PriorityAdmission admission) {
             this.real = real;
             this.permits = permits;
+            this.admission = admission;
         }
 
         @Override
         public Answer answer(String message) {
             permitsInUseWhileAnswering.set(permits.inUse("interactive"));
+            admissionSlotsWhileAnswering.set(admission.inFlight());
             if (message.equals(EXPLODE)) {
                 throw new IllegalStateException("answering step failed on purpose");
             }
@@ -89,13 +96,16 @@ class ChatSliceTest {
     JdbcClient jdbc;
 
     @Autowired
+    ApiKeys apiKeys;
+
+    @Autowired
     ObjectMapper json;
 
     Http http;
 
     @BeforeEach
     void setUp() {
-        http = new Http(port);
+        http = new Http(port, apiKeys.create("slice-test", ClientTier.STANDARD).key());
     }
 
     @Test
@@ -119,16 +129,16 @@ class ChatSliceTest {
     }
 
     @Test
-    void holdsOneClusterPermitWhileAnsweringAndReleasesItAfterwards() {
+    void anF1AnswerTakesNoLlmPermitAndNoAdmissionSlot() {
         HttpResponse<String> response = http.postJson("/api/v1/chat", "{\"userId\":\"bob\",\"message\":\"怎么查物流\"}");
 
         assertThat(response.statusCode()).isEqualTo(200);
-        assertThat(answering.permitsInUseWhileAnswering.get()).isEqualTo(1);
-        assertThat(permits.inUse("interactive")).isZero();
+        assertThat(answering.permitsInUseWhileAnswering.get()).isZero();
+        assertThat(answering.admissionSlotsWhileAnswering.get()).isZero();
     }
 
     @Test
-    void releasesThePermitWhenTheAnsweringStepThrowsAndStoresNothing() {
+    void aFailingAnsweringStepIsA500ProblemHoldsNothingAndStoresNothing() {
         int messagesBefore = messageCount();
 
         HttpResponse<String> response = http.postJson("/api/v1/chat",
@@ -137,8 +147,8 @@ class ChatSliceTest {
         assertThat(response.statusCode()).isEqualTo(500);
         assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
             type -> assertThat(type).startsWith("application/problem+json"));
-        assertThat(answering.permitsInUseWhileAnswering.get()).isEqualTo(1);
         assertThat(permits.inUse("interactive")).isZero();
+        assertThat(answering.admissionSlotsWhileAnswering.get()).isZero();
         assertThat(messageCount()).isEqualTo(messagesBefore);
     }
 

@@ -22,13 +22,16 @@ import tools.jackson.databind.json.JsonMapper;
  */
 class EmbeddedModeTest {
 
+    /** The demo client's key, fixed here instead of random (a random one is printed once at first start). */
+    private static final String DEMO_KEY = "sk-sluice-embedded-mode-test-key";
+
     private final JsonMapper json = JsonMapper.builder().build();
 
     @Test
     void startsWithNoServersConfiguredAnswersAtF1AndKeepsItsDataAcrossARestart(@TempDir Path dataDir) {
         String sessionId;
         try (ConfigurableApplicationContext app = start(dataDir)) {
-            Http http = new Http(port(app));
+            Http http = new Http(port(app), DEMO_KEY);
             JsonNode answer = json.readTree(http.postJson("/api/v1/chat",
                 "{\"userId\":\"embedded-user\",\"message\":\"退款多久到账\"}").body());
             assertThat(answer.get("tier").asText()).isEqualTo("F1");
@@ -43,7 +46,7 @@ class EmbeddedModeTest {
         assertThat(Files.exists(dataDir.resolve("postgres/PG_VERSION"))).isTrue();
 
         try (ConfigurableApplicationContext app = start(dataDir)) {
-            JsonNode again = json.readTree(new Http(port(app)).postJson("/api/v1/chat",
+            JsonNode again = json.readTree(new Http(port(app), DEMO_KEY).postJson("/api/v1/chat",
                 "{\"userId\":\"embedded-user\",\"sessionId\":\"" + sessionId + "\",\"message\":\"怎么投诉\"}").body());
             assertThat(again.get("sessionId").asText())
                 .as("the session from before the restart is still known")
@@ -54,7 +57,8 @@ class EmbeddedModeTest {
     private static ConfigurableApplicationContext start(Path dataDir) {
         // command-line arguments outrank the environment: blank URLs = the embedded default
         return new SpringApplicationBuilder(SluiceApplication.class)
-            .run("--server.port=0", "--sluice.data-dir=" + dataDir, "--sluice.db.url=", "--sluice.redis.url=");
+            .run("--server.port=0", "--sluice.data-dir=" + dataDir, "--sluice.db.url=", "--sluice.redis.url=",
+                "--sluice.ingress.auth.demo-key=" + DEMO_KEY);
     }
 
     private static int port(ConfigurableApplicationContext app) {

@@ -13,20 +13,35 @@ public final class Http {
 
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final String base;
+    private final String apiKey;
 
     public Http(int port) {
+        this(port, null);
+    }
+
+    /** Sends {@code Authorization: Bearer <apiKey>} with every request (null = no key). */
+    public Http(int port, String apiKey) {
         this.base = "http://127.0.0.1:" + port;
+        this.apiKey = apiKey;
     }
 
     public HttpResponse<String> postJson(String path, String body) {
-        return send(HttpRequest.newBuilder(URI.create(base + path))
+        return send(builder(path)
             .header("Content-Type", "application/json")
             .POST(HttpRequest.BodyPublishers.ofString(body))
             .build());
     }
 
     public HttpResponse<String> get(String path) {
-        return send(HttpRequest.newBuilder(URI.create(base + path)).GET().build());
+        return send(builder(path).GET().build());
+    }
+
+    private HttpRequest.Builder builder(String path) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(base + path));
+        if (apiKey != null) {
+            builder.header("Authorization", "Bearer " + apiKey);
+        }
+        return builder;
     }
 
     private HttpResponse<String> send(HttpRequest request) {

@@ -2,8 +2,11 @@ package io.sluice.api.chat;
 
 import jakarta.validation.Valid;
 
+import io.sluice.api.auth.ApiClient;
+
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestAttribute;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
@@ -19,7 +22,8 @@ public class ChatController {
     }
 
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
-    public ChatResponse chat(@Valid @RequestBody ChatRequest request) {
-        return chat.chat(request);
+    public ChatResponse chat(@RequestAttribute(ApiClient.ATTRIBUTE) ApiClient client,
+            @Valid @RequestBody ChatRequest request) {
+        return chat.chat(client, request);
     }
 }

@@ -1,51 +1,31 @@
 package io.sluice.api.chat;
 
-import java.util.UUID;
-
-import io.sluice.governance.permit.ClusterPermits;
-import io.sluice.governance.permit.PermitLease;
-
-import org.springframework.stereotype.Service;
+import io.sluice.api.admission.PriorityAdmission;
+import io.sluice.api.auth.ApiClient;
 
 /**
- * The online chat pipeline. Each step is one line here, in the order a request meets it.
+ * The online chat entry point: one context per request, through the {@link ChatPipeline}
+ * (order declared in {@link ChatConfiguration#chatPipeline}).
  */
-@Service
 public class ChatService {
 
-    static final String INTERACTIVE_LANE = "interactive";
+    private final ChatPipeline pipeline;
 
-    private final ConversationStore conversations;
-    private final ClusterPermits permits;
-    private final AnsweringStep answering;
-
-    public ChatService(ConversationStore conversations, ClusterPermits permits, AnsweringStep answering) {
-        this.conversations = conversations;
-        this.permits = permits;
-        this.answering = answering;
+    public ChatService(ChatPipeline pipeline) {
+        this.pipeline = pipeline;
     }
 
-    public ChatResponse chat(ChatRequest request) {
-        long started = System.nanoTime();
-        UUID requestId = UUID.randomUUID();
-        UUID sessionId = resolveSession(request);
-        Answer answer = answerUnderPermit(request.message());
-        long latencyMs = (System.nanoTime() - started) / 1_000_000;
-        conversations.recordExchange(sessionId, request.userId(), requestId, request.message(), answer, latencyMs);
-        return new ChatResponse(answer.text(), answer.tier(), answer.tier().badge(), answer.sources(), requestId,
-            sessionId, latencyMs);
+    public ChatResponse chat(ApiClient client, ChatRequest request) {
+        return chat(client, request, PriorityAdmission.QueueListener.NONE);
     }
 
-    private UUID resolveSession(ChatRequest request) {
-        if (request.sessionId() == null) {
-            return UUID.randomUUID();
+    /** With a listener told the queue position and ETA if the request has to wait (SSE). */
+    public ChatResponse chat(ApiClient client, ChatRequest request, PriorityAdmission.QueueListener listener) {
+        ChatContext ctx = new ChatContext(client, request, listener);
+        pipeline.run(ctx);
+        if (ctx.answer() == null) {
+            throw new IllegalStateException("the chat pipeline produced no answer");
         }
-        return conversations.findOwned(request.sessionId(), request.userId()).orElseGet(UUID::randomUUID);
-    }
-
-    private Answer answerUnderPermit(String message) {
-        try (PermitLease permit = permits.acquire(INTERACTIVE_LANE)) {
-            return answering.answer(message);
-        }
+        return ChatResponse.of(ctx);
     }
 }

@@ -9,7 +9,7 @@ import org.springframework.transaction.annotation.Transactional;
 
 import tools.jackson.databind.ObjectMapper;
 
-/** Conversations and their messages in PostgreSQL. */
+/** Conversations and their messages in PostgreSQL (text arrives masked). */
 @Repository
 public class ConversationStore {
 
@@ -21,31 +21,49 @@ public class ConversationStore {
         this.json = json;
     }
 
-    /** The session when it exists and belongs to this user; otherwise empty (the caller starts a new one). */
-    public Optional<UUID> findOwned(UUID sessionId, String userId) {
-        return jdbc.sql("SELECT id FROM conversation WHERE id = ? AND user_id = ?")
-            .params(sessionId, userId)
-            .query(UUID.class)
+    /** A stored question and where it was asked. */
+    public record Exchange(UUID sessionId, String userId, String question) {
+    }
+
+    /** The exchange with this request id, if this client made it. */
+    public Optional<Exchange> findExchange(UUID requestId, long clientId) {
+        return jdbc.sql("""
+                SELECT c.id, c.user_id, m.content FROM conversation_message m JOIN conversation c ON c.id = m.conversation_id
+                WHERE m.request_id = ? AND m.role = 'USER' AND c.client_id = ?""")
+            .params(requestId, clientId)
+            .query((rs, row) -> new Exchange(rs.getObject("id", UUID.class), rs.getString("user_id"), rs.getString("content")))
             .optional();
+    }
+
+    public void recordFeedback(UUID requestId, String feedback) {
+        jdbc.sql("UPDATE conversation_message SET feedback = ? WHERE request_id = ? AND role = 'ASSISTANT'")
+            .params(feedback, requestId)
+            .update();
     }
 
     /** Stores the user's message and the answer together, or neither. */
     @Transactional
-    public void recordExchange(UUID sessionId, String userId, UUID requestId, String message, Answer answer,
-            long latencyMs) {
+    public void recordExchange(ChatContext ctx, String maskedMessage, String maskedAnswer, long latencyMs) {
+        UUID sessionId = ctx.session().id();
+        Answer answer = ctx.answer();
+        String intent = ctx.intent() == null ? null : ctx.intent().intent().code();
+        String priority = ctx.priority().name();
         jdbc.sql("""
-                INSERT INTO conversation (id, user_id) VALUES (?, ?)
+                INSERT INTO conversation (id, user_id, client_id) VALUES (?, ?, ?)
                 ON CONFLICT (id) DO UPDATE SET updated_at = now()""")
-            .params(sessionId, userId)
-            .update();
-        jdbc.sql("INSERT INTO conversation_message (conversation_id, request_id, role, content) VALUES (?, ?, 'USER', ?)")
-            .params(sessionId, requestId, message)
+            .params(sessionId, ctx.request().userId(), ctx.client().id())
             .update();
         jdbc.sql("""
-                INSERT INTO conversation_message (conversation_id, request_id, role, content, tier, latency_ms, sources)
-                VALUES (?, ?, 'ASSISTANT', ?, ?, ?, CAST(? AS jsonb))""")
-            .params(sessionId, requestId, answer.text(), answer.tier().name(), (int) latencyMs,
-                json.writeValueAsString(answer.sources()))
+                INSERT INTO conversation_message (conversation_id, request_id, role, content, intent, priority)
+                VALUES (?, ?, 'USER', ?, ?, ?)""")
+            .params(sessionId, ctx.requestId(), maskedMessage, intent, priority)
+            .update();
+        jdbc.sql("""
+                INSERT INTO conversation_message
+                  (conversation_id, request_id, role, content, tier, intent, priority, latency_ms, cached, sources)
+                VALUES (?, ?, 'ASSISTANT', ?, ?, ?, ?, ?, ?, CAST(? AS jsonb))""")
+            .params(sessionId, ctx.requestId(), maskedAnswer, answer.tier().name(), intent, priority, (int) latencyMs,
+                ctx.cached(), json.writeValueAsString(answer.sources()))
             .update();
     }
 }

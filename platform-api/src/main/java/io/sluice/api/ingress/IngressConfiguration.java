@@ -1,5 +1,8 @@
 package io.sluice.api.ingress;
 
+import io.micrometer.core.instrument.MeterRegistry;
+
+import org.redisson.api.RedissonClient;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
@@ -7,7 +10,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties(IngressProperties.class)
+@EnableConfigurationProperties({IngressProperties.class, RateLimitProperties.class})
 public class IngressConfiguration {
 
     @Bean
@@ -16,5 +19,15 @@ public class IngressConfiguration {
             new FilterRegistrationBean<>(new RequestSizeLimitFilter(properties.maxRequestBytes()));
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
         return registration;
+    }
+
+    @Bean
+    UserTokenBucket userTokenBucket(RedissonClient redisson, RateLimitProperties properties, MeterRegistry meters) {
+        return new UserTokenBucket(redisson, properties.user(), meters);
+    }
+
+    @Bean(destroyMethod = "close")
+    GlobalLimiter globalLimiter(RateLimitProperties properties, LoadMonitor load, MeterRegistry meters) {
+        return new GlobalLimiter(properties.global(), load, meters);
     }
 }

@@ -2,6 +2,7 @@ package io.sluice.api.problem;
 
 import java.util.stream.Collectors;
 
+import io.sluice.api.ingress.RateLimitedException;
 import io.sluice.governance.permit.SaturatedException;
 
 import org.slf4j.Logger;
@@ -52,6 +53,19 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
         ProblemDetail problem = problem(HttpStatus.SERVICE_UNAVAILABLE, ProblemTypes.SATURATED, "Saturated",
             "All answering capacity is busy right now; please retry shortly.");
         return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).header(HttpHeaders.RETRY_AFTER, "1").body(problem);
+    }
+
+    @ExceptionHandler(RateLimitedException.class)
+    ResponseEntity<ProblemDetail> rateLimited(RateLimitedException ex) {
+        String detail = ex.scope() == RateLimitedException.Scope.USER
+            ? "Too many requests for this user; retry after " + ex.retryAfterSeconds() + " s."
+            : "The platform is at its admission rate right now; retry after " + ex.retryAfterSeconds() + " s.";
+        ProblemDetail problem = problem(HttpStatus.TOO_MANY_REQUESTS, ProblemTypes.RATE_LIMITED, "Too many requests",
+            detail);
+        problem.setProperty("scope", ex.scope().name().toLowerCase(java.util.Locale.ROOT));
+        return ResponseEntity.status(HttpStatus.TOO_MANY_REQUESTS)
+            .header(HttpHeaders.RETRY_AFTER, Long.toString(ex.retryAfterSeconds()))
+            .body(problem);
     }
 
     @ExceptionHandler(Exception.class)

@@ -22,6 +22,10 @@ public final class ProblemTypes {
     public static final URI NOT_FOUND = URI.create(BASE + "not-found");
     /** Capacity is exhausted right now; retry after the Retry-After header. */
     public static final URI SATURATED = URI.create(BASE + "saturated");
+    /** No API key, or an unknown or revoked one. */
+    public static final URI UNAUTHORIZED = URI.create(BASE + "unauthorized");
+    /** Too many requests for this user or for the platform right now; retry after Retry-After. */
+    public static final URI RATE_LIMITED = URI.create(BASE + "rate-limited");
     /** Something failed on our side; the request id is in the log. */
     public static final URI INTERNAL = URI.create(BASE + "internal");
 

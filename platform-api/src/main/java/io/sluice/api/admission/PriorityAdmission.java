@@ -1,0 +1,300 @@
+package io.sluice.api.admission;
+
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
+
+import io.sluice.api.intent.Priority;
+
+/**
+ * Priority lanes S/A/B in front of the interactive LLM lane, for this instance.
+ *
+ * <p><b>Order.</b> A waiting request's turn is its virtual deadline {@code arrival + weight ×
+ * agingQuantum} (weights 1 S : 2 A : 3 B, VIP × {@code vipFactor}); a freed slot goes to the smallest.
+ * S is served ahead of A ahead of B, but only of requests that arrived less than
+ * {@code (w_lower − w_S) × quantum} before it: a waiting request ages towards the front. With the
+ * defaults (quantum 2 s, max waits S 2 / A 3 / B 4 s) an A request that has waited 2 s goes before
+ * a new S, a B request that has waited 2 s before a new A; B never waits beyond its 4 s bound.
+ *
+ * <p><b>Capacity shares.</b> A class may have a reserved share of the slots ({@code minShare}, default
+ * B 0.25): while it holds fewer slots than its share and has someone waiting, a freed slot goes to
+ * its earliest waiter. So under heavy overload, when S and A alone exceed capacity, B still gets
+ * some LLM answers instead of only F1.
+ *
+ * <p><b>Bounded wait.</b> Each request has a deadline (its class's max wait). If the ETA at arrival
+ * already misses it, it is declined at once; if it is still waiting at its deadline it leaves the
+ * queue. Declined requests are answered at a lower tier by the caller, never left hanging.
+ *
+ * <p><b>ETA.</b> {@code (position + 1) × serviceTime / capacity}, the service time smoothed
+ * exponentially over completed requests.
+ */
+public class PriorityAdmission {
+
+    /** Told once when a request has to queue (SSE sends it as a {@code queued} event). */
+    @FunctionalInterface
+    public interface QueueListener {
+        QueueListener NONE = (position, etaMs) -> { };
+
+        void queued(int position, long etaMs);
+    }
+
+    /** The result of asking for a slot. */
+    public sealed interface Ticket extends AutoCloseable permits Admitted, Declined {
+        long waitedMs();
+
+        @Override
+        void close();
+    }
+
+    /** A slot is held until {@link #close()} (idempotent). */
+    public final class Admitted implements Ticket {
+        private final Priority priority;
+        private final long waitedMs;
+        private final long grantedAt;
+        private final AtomicBoolean released = new AtomicBoolean();
+
+        private Admitted(Priority priority, long waitedMs) {
+            this.priority = priority;
+            this.waitedMs = waitedMs;
+            this.grantedAt = clock.getAsLong();
+        }
+
+        public Priority priority() {
+            return priority;
+        }
+
+        @Override
+        public long waitedMs() {
+            return waitedMs;
+        }
+
+        @Override
+        public void close() {
+            if (released.compareAndSet(false, true)) {
+                release(priority, clock.getAsLong() - grantedAt);
+            }
+        }
+    }
+
+    /** No slot: the request would miss (or has missed) its deadline. */
+    public record Declined(Reason reason, long etaMs, long waitedMs) implements Ticket {
+        @Override
+        public void close() {
+        }
+    }
+
+    public enum Reason { WOULD_MISS_DEADLINE, DEADLINE_PASSED, INTERRUPTED }
+
+    private static final class Waiter {
+        final Priority priority;
+        final long virtualDeadline;
+        final long seq;
+        final CompletableFuture<Boolean> granted = new CompletableFuture<>();
+
+        Waiter(Priority priority, long virtualDeadline, long seq) {
+            this.priority = priority;
+            this.virtualDeadline = virtualDeadline;
+            this.seq = seq;
+        }
+
+        boolean before(Waiter other) {
+            return virtualDeadline < other.virtualDeadline
+                || virtualDeadline == other.virtualDeadline && seq < other.seq;
+        }
+    }
+
+    private final AdmissionProperties properties;
+    private final LongSupplier clock;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final PriorityQueue<Waiter> queue = new PriorityQueue<>((a, b) -> a.before(b) ? -1 : b.before(a) ? 1 : 0);
+    private final Map<Priority, Integer> waiting = new EnumMap<>(Priority.class);
+    private final Map<Priority, Integer> inFlightByClass = new EnumMap<>(Priority.class);
+    private final Map<Priority, Integer> reserved = new EnumMap<>(Priority.class);
+    private int inFlight;
+    private long seq;
+    private volatile double serviceNanos;
+
+    public PriorityAdmission(AdmissionProperties properties) {
+        this(properties, System::nanoTime);
+    }
+
+    /** With a clock in nanoseconds (tests use a fake one to check aging). */
+    public PriorityAdmission(AdmissionProperties properties, LongSupplier clock) {
+        this.properties = properties;
+        this.clock = clock;
+        this.serviceNanos = properties.initialServiceTime().toNanos();
+        for (Priority priority : Priority.values()) {
+            waiting.put(priority, 0);
+            inFlightByClass.put(priority, 0);
+            reserved.put(priority, (int) Math.floor(properties.minShare().get(priority) * properties.capacity()));
+        }
+    }
+
+    /** Waits for a slot, at most the class's max wait. */
+    public Ticket admit(Priority priority, boolean vip, QueueListener listener) {
+        return admit(priority, vip, properties.maxWait().get(priority), listener);
+    }
+
+    public Ticket admit(Priority priority, boolean vip, Duration maxWait, QueueListener listener) {
+        long arrival = clock.getAsLong();
+        Waiter waiter;
+        int position;
+        long etaMs;
+        lock.lock();
+        try {
+            if (queue.isEmpty() && inFlight < properties.capacity()) {
+                grant(priority);
+                return new Admitted(priority, 0);
+            }
+            long vd = arrival + (long) (properties.weight(priority, vip) * properties.agingQuantum().toNanos());
+            waiter = new Waiter(priority, vd, seq++);
+            position = 0;
+            int sameClassAhead = 0;
+            for (Waiter other : queue) {
+                if (other.before(waiter)) {
+                    position++;
+                    if (other.priority == priority) {
+                        sameClassAhead++;
+                    }
+                }
+            }
+            etaMs = eta(position, properties.capacity());
+            if (reserved.get(priority) > 0) {
+                // its reserved slots serve its own class in order: that may come sooner
+                etaMs = Math.min(etaMs, eta(sameClassAhead, reserved.get(priority)));
+            }
+            if (etaMs > maxWait.toMillis()) {
+                return new Declined(Reason.WOULD_MISS_DEADLINE, etaMs, 0);
+            }
+            queue.add(waiter);
+            waiting.merge(priority, 1, Integer::sum);
+        } finally {
+            lock.unlock();
+        }
+        listener.queued(position + 1, etaMs);
+        try {
+            long remaining = maxWait.toNanos() - (clock.getAsLong() - arrival);
+            waiter.granted.get(Math.max(0, remaining), TimeUnit.NANOSECONDS);
+            return new Admitted(priority, elapsedMs(arrival));
+        } catch (TimeoutException e) {
+            return leave(waiter, arrival, Reason.DEADLINE_PASSED);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return leave(waiter, arrival, Reason.INTERRUPTED);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Leaves the queue; if a slot was granted meanwhile, the request keeps it (or gives it back if interrupted). */
+    private Ticket leave(Waiter waiter, long arrival, Reason reason) {
+        lock.lock();
+        try {
+            if (queue.remove(waiter)) {
+                waiting.merge(waiter.priority, -1, Integer::sum);
+                return new Declined(reason, 0, elapsedMs(arrival));
+            }
+        } finally {
+            lock.unlock();
+        }
+        Admitted admitted = new Admitted(waiter.priority, elapsedMs(arrival));
+        if (reason == Reason.INTERRUPTED) {
+            admitted.close();
+            return new Declined(reason, 0, elapsedMs(arrival));
+        }
+        return admitted;
+    }
+
+    private void release(Priority priority, long serviceTimeNanos) {
+        lock.lock();
+        try {
+            serviceNanos = serviceNanos + properties.smoothing() * (serviceTimeNanos - serviceNanos);
+            inFlight--;
+            inFlightByClass.merge(priority, -1, Integer::sum);
+            while (inFlight < properties.capacity() && !queue.isEmpty()) {
+                Waiter next = nextWaiter();
+                queue.remove(next);
+                waiting.merge(next.priority, -1, Integer::sum);
+                grant(next.priority);
+                next.granted.complete(Boolean.TRUE);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The earliest waiter of a class below its reserved share, else the earliest waiter. */
+    private Waiter nextWaiter() {
+        Waiter head = queue.peek();
+        for (Priority priority : Priority.values()) {
+            if (inFlightByClass.get(priority) < reserved.get(priority) && waiting.get(priority) > 0
+                    && head.priority != priority) {
+                Waiter best = null;
+                for (Waiter candidate : queue) {
+                    if (candidate.priority == priority && (best == null || candidate.before(best))) {
+                        best = candidate;
+                    }
+                }
+                return best;
+            }
+        }
+        return head;
+    }
+
+    private void grant(Priority priority) {
+        inFlight++;
+        inFlightByClass.merge(priority, 1, Integer::sum);
+    }
+
+    private long eta(int position, int slots) {
+        return (long) ((position + 1) * serviceNanos / slots / 1_000_000);
+    }
+
+    private long elapsedMs(long since) {
+        return Math.max(0, (clock.getAsLong() - since) / 1_000_000);
+    }
+
+    public int queueLength() {
+        lock.lock();
+        try {
+            return queue.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    public int waiting(Priority priority) {
+        lock.lock();
+        try {
+            return waiting.get(priority);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    public int inFlight() {
+        lock.lock();
+        try {
+            return inFlight;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    public int capacity() {
+        return properties.capacity();
+    }
+
+    /** The smoothed service time the ETAs use. */
+    public Duration serviceTime() {
+        return Duration.ofNanos((long) serviceNanos);
+    }
+}

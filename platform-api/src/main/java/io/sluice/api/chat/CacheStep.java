@@ -1,0 +1,31 @@
+package io.sluice.api.chat;
+
+import java.util.Optional;
+
+import org.springframework.beans.factory.ObjectProvider;
+
+/** Cache: a verified hit answers here (no admission, no LLM); a miss goes on and is offered back. */
+public final class CacheStep implements ChatStep {
+
+    private final ObjectProvider<SemanticCache> cache;
+
+    public CacheStep(ObjectProvider<SemanticCache> cache) {
+        this.cache = cache;
+    }
+
+    @Override
+    public void apply(ChatContext ctx, Next next) {
+        SemanticCache semanticCache = cache.getIfAvailable();
+        if (semanticCache == null) {
+            next.proceed(ctx);
+            return;
+        }
+        Optional<SemanticCache.Hit> hit = semanticCache.lookup(ctx);
+        if (hit.isPresent()) {
+            ctx.cachedAnswer(hit.get().answer(), hit.get().similarity());
+            return;
+        }
+        next.proceed(ctx);
+        semanticCache.offer(ctx);
+    }
+}

@@ -1,0 +1,147 @@
+package io.sluice.api.chat;
+
+import java.time.Duration;
+import java.util.List;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.api.admission.AdmissionProperties;
+import io.sluice.api.admission.PriorityAdmission;
+import io.sluice.api.ingress.GlobalLimiter;
+import io.sluice.api.ingress.LoadMonitor;
+import io.sluice.api.ingress.UserTokenBucket;
+import io.sluice.api.intent.IntentEnhancer;
+import io.sluice.api.intent.RuleIntentClassifier;
+import io.sluice.api.masking.PiiMasker;
+import io.sluice.api.session.SessionProperties;
+import io.sluice.api.session.SessionStore;
+import io.sluice.governance.degradation.DegradationControl;
+import io.sluice.governance.gateway.LlmGateway;
+import io.sluice.governance.permit.ClusterPermits;
+
+import org.redisson.api.RedissonClient;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import tools.jackson.databind.ObjectMapper;
+
+/** Wires the chat pipeline. {@link #chatPipeline} is the one place that shows the order of the steps. */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties({ChatProperties.class, AdmissionProperties.class, SessionProperties.class})
+public class ChatConfiguration {
+
+    /**
+     * The chain every message goes through, in order:
+     * ingress → session → intent → level → record (on the way out) → cache → admission → answer.
+     */
+    @Bean
+    ChatPipeline chatPipeline(IngressStep ingress, SessionStep session, IntentStep intent, LevelStep level,
+            RecordStep record, CacheStep cache, AdmissionStep admission, TieredAnswerStep answer) {
+        return new ChatPipeline(List.of(ingress, session, intent, level, record, cache, admission, answer));
+    }
+
+    @Bean
+    ChatService chatService(ChatPipeline pipeline) {
+        return new ChatService(pipeline);
+    }
+
+    @Bean
+    IngressStep ingressStep(UserTokenBucket buckets, GlobalLimiter global) {
+        return new IngressStep(buckets, global);
+    }
+
+    @Bean
+    SessionStep sessionStep(SessionStore sessions) {
+        return new SessionStep(sessions);
+    }
+
+    @Bean
+    IntentStep intentStep(RuleIntentClassifier rules, ObjectProvider<IntentEnhancer> enhancers, ChatProperties properties) {
+        return new IntentStep(rules, enhancers, properties.intentConfidentAbove());
+    }
+
+    @Bean
+    LevelStep levelStep(DegradationControl degradation) {
+        return new LevelStep(degradation);
+    }
+
+    @Bean
+    RecordStep recordStep(ConversationStore conversations, SessionStore sessions, PiiMasker masker) {
+        return new RecordStep(conversations, sessions, masker);
+    }
+
+    @Bean
+    CacheStep cacheStep(ObjectProvider<SemanticCache> cache) {
+        return new CacheStep(cache);
+    }
+
+    @Bean
+    AdmissionStep admissionStep(PriorityAdmission admission, LlmAccess llm) {
+        return new AdmissionStep(admission, llm);
+    }
+
+    @Bean
+    TieredAnswerStep tieredAnswerStep(AnsweringStep faq, LlmAccess llm, LoadMonitor load, ChatProperties properties) {
+        return new TieredAnswerStep(faq, llm, load, properties);
+    }
+
+    /** Workers answering SSE streams (bounded: beyond it a stream is refused with 429). */
+    @Bean(destroyMethod = "shutdownNow")
+    java.util.concurrent.ThreadPoolExecutor chatStreamWorkers(ChatProperties properties) {
+        java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+        return new java.util.concurrent.ThreadPoolExecutor(0, properties.streamWorkers(), 30,
+            java.util.concurrent.TimeUnit.SECONDS, new java.util.concurrent.SynchronousQueue<>(), runnable -> {
+                Thread thread = new Thread(runnable, "sluice-chat-stream-" + n.incrementAndGet());
+                thread.setDaemon(true);
+                return thread;
+            });
+    }
+
+    @Bean(destroyMethod = "shutdownNow")
+    java.util.concurrent.ScheduledExecutorService chatStreamHeartbeats() {
+        return java.util.concurrent.Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "sluice-chat-heartbeat");
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    @Bean
+    LlmAccess llmAccess(ObjectProvider<LlmGateway> gateway) {
+        return new LlmAccess(gateway);
+    }
+
+    @Bean
+    PiiMasker piiMasker() {
+        return new PiiMasker();
+    }
+
+    @Bean
+    RuleIntentClassifier ruleIntentClassifier() {
+        return new RuleIntentClassifier();
+    }
+
+    @Bean
+    PriorityAdmission priorityAdmission(AdmissionProperties properties) {
+        return new PriorityAdmission(properties);
+    }
+
+    @Bean
+    SessionStore sessionStore(RedissonClient redisson, JdbcClient jdbc, ObjectMapper json, SessionProperties properties,
+            MeterRegistry meters) {
+        return new SessionStore(redisson, jdbc, json, properties, meters);
+    }
+
+    /** LLM answer latencies and failures over the last 30 s (adaptive limiter, degradation level). */
+    @Bean
+    LoadMonitor loadMonitor() {
+        return new LoadMonitor(2048, Duration.ofSeconds(30));
+    }
+
+    @Bean
+    ChatSignals chatSignals(LoadMonitor load, PriorityAdmission admission, ClusterPermits permits) {
+        return new ChatSignals(load, admission, permits);
+    }
+}

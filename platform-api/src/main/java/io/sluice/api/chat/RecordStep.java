@@ -1,0 +1,53 @@
+package io.sluice.api.chat;
+
+import java.util.List;
+
+import io.sluice.api.masking.PiiMasker;
+import io.sluice.api.session.SessionStore;
+import io.sluice.api.session.Turn;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Record: on the way back out, stores the exchange masked (PostgreSQL, then the session's Redis
+ * turns) and logs one masked line. A request that failed below stores nothing.
+ */
+public final class RecordStep implements ChatStep {
+
+    private static final Logger log = LoggerFactory.getLogger("sluice.chat");
+    private static final int LOGGED_CHARS = 80;
+
+    private final ConversationStore conversations;
+    private final SessionStore sessions;
+    private final PiiMasker masker;
+
+    public RecordStep(ConversationStore conversations, SessionStore sessions, PiiMasker masker) {
+        this.conversations = conversations;
+        this.sessions = sessions;
+        this.masker = masker;
+    }
+
+    @Override
+    public void apply(ChatContext ctx, Next next) {
+        next.proceed(ctx);
+        Answer answer = ctx.answer();
+        if (answer == null) {
+            return;
+        }
+        String question = masker.mask(ctx.message());
+        String reply = masker.mask(answer.text());
+        long latencyMs = ctx.elapsedMs();
+        conversations.recordExchange(ctx, question, reply, latencyMs);
+        long now = System.currentTimeMillis();
+        sessions.append(ctx.session().id(), ctx.client().id(), ctx.request().userId(),
+            List.of(new Turn("USER", question, now), new Turn("ASSISTANT", reply, now)));
+        if (log.isInfoEnabled()) {
+            log.info("chat {} client={} session={} intent={} priority={} level={} tier={} cached={} waitMs={} ms={}{} msg=\"{}\"",
+                ctx.requestId(), ctx.client().id(), ctx.session().id(), ctx.intent() == null ? "-" : ctx.intent().intent().code(),
+                ctx.priority(), ctx.level(), answer.tier(), ctx.cached(), ctx.queueWaitMs(), latencyMs,
+                ctx.capReason().isEmpty() ? "" : " cap=\"" + ctx.capReason() + "\"",
+                question.length() > LOGGED_CHARS ? question.substring(0, LOGGED_CHARS) + "…" : question);
+        }
+    }
+}

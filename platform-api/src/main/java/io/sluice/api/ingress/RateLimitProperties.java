@@ -1,0 +1,47 @@
+package io.sluice.api.ingress;
+
+import java.time.Duration;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * Ingress rate limits ({@code sluice.ingress.rate.*}).
+ *
+ * @param user   the per-user token bucket in Redis
+ * @param global the adaptive limiter of this instance
+ */
+@ConfigurationProperties("sluice.ingress.rate")
+public record RateLimitProperties(@DefaultValue User user, @DefaultValue Global global) {
+
+    /**
+     * @param capacity        bucket size (burst) of a standard user
+     * @param refillPerSecond tokens added per second for a standard user
+     * @param vipMultiplier   VIP clients' users get this many times the rate and capacity
+     * @param initialFraction a new user's bucket starts this full (0.5 = half capacity)
+     * @param keyPrefix       Redis key prefix of the buckets
+     * @param redisRetryAfter after a Redis failure, use the local fallback this long before trying again
+     */
+    public record User(@DefaultValue("20") double capacity, @DefaultValue("1") double refillPerSecond,
+            @DefaultValue("3") double vipMultiplier, @DefaultValue("0.5") double initialFraction,
+            @DefaultValue("sluice:bucket:") String keyPrefix, @DefaultValue("5s") Duration redisRetryAfter) {
+    }
+
+    /**
+     * @param maxRate          requests/s this instance admits when healthy (also the starting rate)
+     * @param minRate          floor the rate never goes below
+     * @param tick             how often the rate is adjusted
+     * @param p95LatencyMs     p95 answering latency above which the rate shrinks
+     * @param errorRatio       error ratio above which the rate shrinks
+     * @param cpu              process CPU load (0..1) above which the rate shrinks
+     * @param decreaseFactor   multiplicative decrease per unhealthy tick
+     * @param recoverFraction  additive recovery per healthy tick, as a fraction of maxRate (slow)
+     * @param minSamples       fewer answers than this in the window: too little traffic to judge, no decrease
+     */
+    public record Global(@DefaultValue("200") double maxRate, @DefaultValue("10") double minRate,
+            @DefaultValue("1s") Duration tick, @DefaultValue("6000") double p95LatencyMs,
+            @DefaultValue("0.25") double errorRatio, @DefaultValue("0.9") double cpu,
+            @DefaultValue("0.7") double decreaseFactor, @DefaultValue("0.02") double recoverFraction,
+            @DefaultValue("20") int minSamples) {
+    }
+}

@@ -1,0 +1,135 @@
+package io.sluice.api.ingress;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+
+import org.redisson.api.RScript;
+import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Per-user token bucket in Redis, one atomic Lua script per request (read, refill, take, write,
+ * expire), timed by the Redis server clock so every instance agrees. VIP users get
+ * {@code vipMultiplier}× rate and capacity; a new user's bucket starts at {@code initialFraction}.
+ *
+ * <p>Redis down: fail open to a local bucket per user (same rules, this instance only) for
+ * {@code redisRetryAfter}, then try Redis again. Counted in {@code sluice.ingress.bucket.fallback};
+ * {@code sluice.ingress.bucket.redis} is 1 while Redis answers, 0 while the fallback is in use.
+ */
+public class UserTokenBucket {
+
+    /** Outcome of one take. */
+    public record Decision(boolean allowed, double tokensLeft, Duration retryAfter, boolean local) {
+    }
+
+    static final String SCRIPT = """
+        redis.replicate_commands()
+        local t = redis.call('TIME')
+        local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+        local capacity = tonumber(ARGV[1])
+        local perMs = tonumber(ARGV[2])
+        local tokens = tonumber(redis.call('HGET', KEYS[1], 'tokens'))
+        local ts = tonumber(redis.call('HGET', KEYS[1], 'ts'))
+        if tokens == nil or ts == nil then
+          tokens = tonumber(ARGV[3])
+          ts = now
+        end
+        if now > ts then
+          tokens = math.min(capacity, tokens + (now - ts) * perMs)
+          ts = now
+        end
+        local allowed = 0
+        local wait = 0
+        if tokens >= 1 then
+          tokens = tokens - 1
+          allowed = 1
+        else
+          wait = math.ceil((1 - tokens) / perMs)
+        end
+        redis.call('HSET', KEYS[1], 'tokens', tostring(tokens))
+        redis.call('HSET', KEYS[1], 'ts', tostring(ts))
+        redis.call('PEXPIRE', KEYS[1], math.ceil(2 * capacity / perMs))
+        return {allowed, math.floor(tokens * 1000), wait}
+        """;
+
+    private static final Logger log = LoggerFactory.getLogger(UserTokenBucket.class);
+    private static final int MAX_LOCAL_BUCKETS = 100_000;
+
+    private final RedissonClient redisson;
+    private final RateLimitProperties.User properties;
+    private final Counter fallbacks;
+    private final Map<String, LocalBucket> local = new ConcurrentHashMap<>();
+    /** nanoTime from which Redis is tried again (nanoTime may be negative: start at "now"). */
+    private volatile long redisRetryAt = System.nanoTime();
+
+    public UserTokenBucket(RedissonClient redisson, RateLimitProperties.User properties, MeterRegistry meters) {
+        this.redisson = redisson;
+        this.properties = properties;
+        this.fallbacks = Counter.builder("sluice.ingress.bucket.fallback")
+            .description("per-user rate decisions taken locally because Redis was unavailable (fail open)")
+            .register(meters);
+        Gauge.builder("sluice.ingress.bucket.redis", this, bucket -> bucket.redisAvailable() ? 1 : 0)
+            .description("1 while the per-user buckets are in Redis, 0 while the local fallback is used")
+            .register(meters);
+    }
+
+    public boolean redisAvailable() {
+        return System.nanoTime() - redisRetryAt >= 0;
+    }
+
+    /** Takes one token from the user's bucket. */
+    public Decision take(String user, boolean vip) {
+        double factor = vip ? properties.vipMultiplier() : 1.0;
+        double capacity = properties.capacity() * factor;
+        double perMs = properties.refillPerSecond() * factor / 1000.0;
+        double initial = capacity * properties.initialFraction();
+        if (redisAvailable()) {
+            try {
+                List<Object> result = redisson.getScript(StringCodec.INSTANCE).eval(RScript.Mode.READ_WRITE, SCRIPT,
+                    RScript.ReturnType.MULTI, List.of(properties.keyPrefix() + user),
+                    Double.toString(capacity), Double.toString(perMs), Double.toString(initial));
+                boolean allowed = ((Number) result.get(0)).longValue() == 1;
+                return new Decision(allowed, ((Number) result.get(1)).longValue() / 1000.0,
+                    Duration.ofMillis(((Number) result.get(2)).longValue()), false);
+            } catch (RuntimeException e) {
+                redisRetryAt = System.nanoTime() + properties.redisRetryAfter().toNanos();
+                log.warn("ingress: Redis unavailable for the per-user buckets, failing open to local buckets for {}: {}",
+                    properties.redisRetryAfter(), e.toString());
+            }
+        }
+        fallbacks.increment();
+        if (local.size() > MAX_LOCAL_BUCKETS) {
+            local.clear();
+        }
+        return local.computeIfAbsent(user, key -> new LocalBucket(initial)).take(capacity, perMs);
+    }
+
+    /** The same bucket in process memory, for when Redis is unavailable. */
+    static final class LocalBucket {
+        private double tokens;
+        private long lastNanos = System.nanoTime();
+
+        LocalBucket(double initial) {
+            this.tokens = initial;
+        }
+
+        synchronized Decision take(double capacity, double perMs) {
+            long now = System.nanoTime();
+            tokens = Math.min(capacity, tokens + (now - lastNanos) / 1_000_000.0 * perMs);
+            lastNanos = now;
+            if (tokens >= 1) {
+                tokens -= 1;
+                return new Decision(true, tokens, Duration.ZERO, true);
+            }
+            return new Decision(false, tokens, Duration.ofMillis((long) Math.ceil((1 - tokens) / perMs)), true);
+        }
+    }
+}

@@ -1,0 +1,84 @@
+package io.sluice.api.intent;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Keyword and pattern rules, Chinese and English, always present. Each intent scores the weights of
+ * its rules that match; the highest score wins, ties go to the more urgent priority class, and no
+ * match at all is {@link Intent#GENERAL}. Pure, thread-safe, a few microseconds per message.
+ */
+public final class RuleIntentClassifier {
+
+    private record Rule(Intent intent, Pattern pattern, double weight) {
+    }
+
+    private static final List<Rule> RULES = new ArrayList<>();
+
+    static {
+        rule(Intent.COMPLAINT, 2.5, "投诉", "举报", "差评", "维权", "消协", "12315", "曝光你们", "欺骗", "骗子", "忽悠",
+            "态度(太)?差", "(太|真)(差|烂|垃圾)", "不满意", "什么破", "complain", "complaint", "unacceptable",
+            "terrible (service|experience)", "worst", "scam", "sue you", "lawyer", "report you");
+        rule(Intent.URGENT, 2.0, "紧急", "急用", "十万火急", "马上处理", "立刻", "盗刷", "被盗", "诈骗", "被骗", "冒用",
+            "受伤", "起火", "爆炸", "漏电", "urgent", "emergency", "asap", "immediately", "stolen", "fraud", "hacked",
+            "injur(ed|y)", "on fire");
+        rule(Intent.URGENT, 0.8, "急", "尽快", "赶紧", "right now");
+        rule(Intent.PAYMENT, 1.5, "扣款", "扣费", "扣了(两|2)次", "重复(扣|支付|付款)", "多扣", "付不了", "支付失败",
+            "付款失败", "没法付", "无法支付", "(钱|款)没到", "double charged", "charged twice", "payment failed",
+            "card (was )?declined", "can'?t pay", "overcharged");
+        rule(Intent.PAYMENT_INFO, 1.0, "支付", "付款", "银行卡", "信用卡", "分期", "payment", "pay", "billing", "charged");
+        rule(Intent.REFUND, 1.5, "退款", "退钱", "退费", "refund", "money back", "reimburse");
+        rule(Intent.ORDER_PROBLEM, 1.5, "没收到", "未收到", "收不到", "少发", "漏发", "错发", "发错", "破损", "坏了",
+            "质量问题", "取消订单", "订单(异常|出错|有问题|丢了)", "缺件", "not received", "never (arrived|received)",
+            "wrong item", "damaged", "broken", "missing item", "cancel (my )?order", "order (problem|issue)");
+        rule(Intent.ORDER_INFO, 0.6, "订单", "order");
+        rule(Intent.LOGISTICS, 1.0, "物流", "快递", "发货", "配送", "到哪", "运费", "派送", "shipping", "delivery",
+            "track(ing)?", "courier", "shipment");
+        rule(Intent.RETURNS, 1.2, "退货", "换货", "七天无理由", "return", "exchange");
+        rule(Intent.ACCOUNT, 1.0, "密码", "登录", "登陆", "账号", "帐号", "注册", "验证码", "password", "log ?in",
+            "sign ?in", "account", "verification code");
+        rule(Intent.PROMOTION, 1.0, "优惠券", "优惠", "折扣", "满减", "活动", "红包", "coupon", "discount", "promo(tion)?",
+            "voucher");
+    }
+
+    private static void rule(Intent intent, double weight, String... patterns) {
+        for (String pattern : patterns) {
+            boolean ascii = pattern.chars().allMatch(c -> c < 128);
+            // English words need word boundaries ("pay" is not "repay"); Chinese has no spaces to rely on
+            String regex = ascii && Character.isLetter(pattern.charAt(0)) ? "\\b(?:" + pattern + ")\\b" : pattern;
+            RULES.add(new Rule(intent, Pattern.compile(regex, Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE), weight));
+        }
+    }
+
+    public IntentResult classify(String message) {
+        String text = message == null ? "" : message.toLowerCase(Locale.ROOT);
+        Map<Intent, Double> scores = new EnumMap<>(Intent.class);
+        Map<Intent, List<String>> evidence = new EnumMap<>(Intent.class);
+        for (Rule rule : RULES) {
+            Matcher matcher = rule.pattern().matcher(text);
+            if (matcher.find()) {
+                scores.merge(rule.intent(), rule.weight(), Double::sum);
+                evidence.computeIfAbsent(rule.intent(), key -> new ArrayList<>()).add(matcher.group());
+            }
+        }
+        Intent best = Intent.GENERAL;
+        double bestScore = 0;
+        for (Map.Entry<Intent, Double> entry : scores.entrySet()) {
+            Intent intent = entry.getKey();
+            double score = entry.getValue();
+            if (score > bestScore || score == bestScore && intent.priority().compareTo(best.priority()) < 0) {
+                best = intent;
+                bestScore = score;
+            }
+        }
+        if (best == Intent.GENERAL) {
+            return new IntentResult(Intent.GENERAL, 0.3, "rules", List.of());
+        }
+        return new IntentResult(best, Math.min(1.0, bestScore / 2.0), "rules", evidence.get(best));
+    }
+}

@@ -1,0 +1,79 @@
+package io.sluice.api.ingress;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.UUID;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.redisson.Redisson;
+import org.redisson.api.RedissonClient;
+import org.redisson.config.Config;
+
+/** The Lua bucket against the real Redis from {@code SLUICE_REDIS_URL} (scripts/services-up.sh). */
+class UserTokenBucketTest {
+
+    final RedissonClient redisson = redisson();
+    final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    final String prefix = "test:" + UUID.randomUUID() + ":bucket:";
+    // 4 tokens, refilling far too slowly to matter within a test
+    final UserTokenBucket buckets = new UserTokenBucket(redisson,
+        new RateLimitProperties.User(4, 0.001, 3, 0.5, prefix, Duration.ofMinutes(1)), meters);
+
+    static RedissonClient redisson() {
+        String url = System.getenv("SLUICE_REDIS_URL");
+        if (url == null || url.isBlank()) {
+            throw new IllegalStateException("SLUICE_REDIS_URL is not set: run `eval \"$(scripts/services-up.sh)\"` first");
+        }
+        Config config = new Config();
+        config.useSingleServer().setAddress(url).setTimeout(2_000).setRetryAttempts(0);
+        return Redisson.create(config);
+    }
+
+    @AfterEach
+    void close() {
+        if (!redisson.isShutdown()) {
+            redisson.getKeys().deleteByPattern(prefix + "*");
+            redisson.shutdown();
+        }
+    }
+
+    @Test
+    void aNewUserStartsAtHalfCapacityThenWaits() {
+        assertThat(buckets.take("alice", false).allowed()).isTrue();
+        assertThat(buckets.take("alice", false).allowed()).isTrue();
+
+        UserTokenBucket.Decision refused = buckets.take("alice", false);
+
+        assertThat(refused.allowed()).isFalse();
+        assertThat(refused.local()).isFalse();
+        assertThat(refused.retryAfter()).isGreaterThan(Duration.ofSeconds(1));
+        assertThat(buckets.take("bob", false).allowed()).as("buckets are per user").isTrue();
+    }
+
+    @Test
+    void vipUsersGetThreeTimesTheCapacity() {
+        int allowed = 0;
+        while (buckets.take("vip", true).allowed()) {
+            allowed++;
+        }
+        assertThat(allowed).isEqualTo(6);
+    }
+
+    @Test
+    void failsOpenToALocalBucketWhenRedisIsDownAndSaysSoInMetrics() {
+        redisson.shutdown();
+
+        assertThat(buckets.take("carol", false)).satisfies(decision -> {
+            assertThat(decision.allowed()).isTrue();
+            assertThat(decision.local()).isTrue();
+        });
+        assertThat(buckets.take("carol", false).allowed()).isTrue();
+        assertThat(buckets.take("carol", false).allowed()).as("the local bucket keeps the same rules").isFalse();
+        assertThat(meters.get("sluice.ingress.bucket.fallback").counter().count()).isEqualTo(3);
+        assertThat(meters.get("sluice.ingress.bucket.redis").gauge().value()).isZero();
+    }
+}
