@@ -8,6 +8,8 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
 
+import io.sluice.api.auth.ApiKeys;
+import io.sluice.api.auth.ClientTier;
 import io.sluice.app.support.Browser;
 import io.sluice.app.support.ConsoleSession;
 import io.sluice.app.support.Http;
@@ -64,6 +66,9 @@ class ConsoleBrowserTest {
     @Autowired
     AuditLog audit;
 
+    @Autowired
+    ApiKeys apiKeys;
+
     String admin;
     String viewer;
 
@@ -79,7 +84,9 @@ class ConsoleBrowserTest {
 
     @Test
     void anOperatorLogsInAndSeesTheLiveDashboardConversationsAndAuditLog() {
-        new Http(port).postJson("/api/v1/chat", "{\"userId\":\"console-watcher\",\"message\":\"退款多久到账\"}");
+        String key = apiKeys.create("console-test", ClientTier.STANDARD).key();
+        assertThat(new Http(port, key).postJson("/api/v1/chat",
+            "{\"userId\":\"console-watcher\",\"message\":\"退款多久到账\"}").statusCode()).isEqualTo(200);
 
         logIn(admin);
 
