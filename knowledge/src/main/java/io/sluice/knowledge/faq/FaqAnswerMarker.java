@@ -13,12 +13,10 @@ public final class FaqAnswerMarker {
         if (chunkText == null) {
             return null;
         }
-        int at = chunkText.indexOf("\n" + MARKER);
-        if (at < 0 && chunkText.startsWith(MARKER)) {
-            at = -1;
-        } else if (at < 0) {
-            return null;
+        if (chunkText.startsWith(MARKER)) {
+            return chunkText.substring(MARKER.length()).strip();
         }
-        return chunkText.substring(at + 1 + MARKER.length()).strip();
+        int at = chunkText.indexOf("\n" + MARKER);
+        return at < 0 ? null : chunkText.substring(at + 1 + MARKER.length()).strip();
     }
 }

@@ -58,7 +58,7 @@ public class FaqService {
     private FaqEntry store(FaqEntry entry) {
         validate(entry);
         FaqEntry saved = repository.upsert(entry);
-        ingestion.ingest(mirror(saved));
+        ingestion.ingestPrepared(mirror(saved), mirrorChunks(saved));
         return saved;
     }
 
@@ -98,8 +98,22 @@ public class FaqService {
         }
     }
 
-    /** The entry as a one-chunk Markdown document for the vector and BM25 tiers. */
-    static DocumentRequest mirror(FaqEntry e) {
+    /**
+     * The entry's chunks for the vector and BM25 tiers: one per question/phrasing, embedded on that
+     * text alone (like the snapshot) and holding the answer for BM25 and for display.
+     */
+    public static List<io.sluice.knowledge.ingest.Chunker.Chunk> mirrorChunks(FaqEntry e) {
+        List<io.sluice.knowledge.ingest.Chunker.Chunk> chunks = new ArrayList<>();
+        List<String> texts = e.texts();
+        for (int i = 0; i < texts.size(); i++) {
+            chunks.add(new io.sluice.knowledge.ingest.Chunker.Chunk(i, texts.get(i),
+                FaqAnswerMarker.MARKER + e.answer(), texts.get(i)));
+        }
+        return chunks;
+    }
+
+    /** The entry as a Markdown document (its content feeds the hash; see {@link #mirrorChunks}). */
+    public static DocumentRequest mirror(FaqEntry e) {
         StringBuilder md = new StringBuilder("# ").append(e.question()).append("\n\n");
         if (!e.phrasings().isEmpty()) {
             md.append("问：").append(String.join("；", e.phrasings())).append("\n");

@@ -12,11 +12,20 @@ import java.util.List;
 public class Chunker {
 
     /** One chunk, ready to embed and index. */
-    public record Chunk(int ordinal, String heading, String content) {
+    public record Chunk(int ordinal, String heading, String content, String embedText) {
 
-        /** What gets embedded and indexed: heading path then content. */
+        public Chunk(int ordinal, String heading, String content) {
+            this(ordinal, heading, content, null);
+        }
+
+        /** What gets indexed for BM25: heading path then content. */
         public String indexText() {
             return heading == null || heading.isBlank() ? content : heading + "\n" + content;
+        }
+
+        /** What gets embedded: {@link #indexText()} unless the producer chose a narrower text (FAQ mirrors). */
+        public String textToEmbed() {
+            return embedText != null ? embedText : indexText();
         }
 
         /** A rough token count (CJK characters + Latin words) for prompt budgeting. */

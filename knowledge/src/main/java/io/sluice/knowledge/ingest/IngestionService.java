@@ -62,6 +62,18 @@ public class IngestionService {
     }
 
     public IngestResult ingest(DocumentRequest request, IngestProgress progress) {
+        return ingest(request, null, progress);
+    }
+
+    /**
+     * Ingests chunks the caller prepared (FAQ mirrors: one chunk per question/phrasing, each embedded
+     * on its own); {@code request.content()} only feeds the content hash.
+     */
+    public IngestResult ingestPrepared(DocumentRequest request, List<Chunker.Chunk> chunks) {
+        return ingest(request, List.copyOf(chunks), IngestProgress.NONE);
+    }
+
+    private IngestResult ingest(DocumentRequest request, List<Chunker.Chunk> prepared, IngestProgress progress) {
         String id = request.externalId();
         if (id == null || id.isBlank() || id.length() > 200) {
             throw new IngestException(Problem.INVALID, "externalId is required (1-200 characters)");
@@ -72,7 +84,7 @@ public class IngestionService {
             progress.update(job, stage, done, total);
         };
         try {
-            IngestResult result = doIngest(request, tracked);
+            IngestResult result = doIngest(request, prepared, tracked);
             tracked.update(id, "done", 1, 1);
             return result;
         } catch (RuntimeException e) {
@@ -83,7 +95,7 @@ public class IngestionService {
         }
     }
 
-    private IngestResult doIngest(DocumentRequest request, IngestProgress progress) {
+    private IngestResult doIngest(DocumentRequest request, List<Chunker.Chunk> prepared, IngestProgress progress) {
         String id = request.externalId();
         byte[] content = request.content();
         if (content == null || content.length == 0) {
@@ -102,7 +114,8 @@ public class IngestionService {
             throw new IngestException(Problem.INVALID, "validUntil must be after validFrom");
         }
         progress.update(id, "parse", 0, 1);
-        ParsedDocument parsed = parser.parse(content, format);
+        ParsedDocument parsed = prepared != null ? new ParsedDocument(request.title(), prepared.stream()
+            .map(c -> new ParsedDocument.Section(c.heading(), c.content())).toList()) : parser.parse(content, format);
         if (parsed.isBlank()) {
             throw new IngestException(Problem.EMPTY, "document '" + id + "' has no text");
         }
@@ -116,7 +129,7 @@ public class IngestionService {
                 existing.get().version(), existing.get().ingestedAt().truncatedTo(java.time.temporal.ChronoUnit.MILLIS),
                 hash);
         }
-        List<Chunker.Chunk> chunks = chunker.chunk(parsed);
+        List<Chunker.Chunk> chunks = prepared != null ? prepared : chunker.chunk(parsed);
         if (chunks.isEmpty()) {
             throw new IngestException(Problem.EMPTY, "document '" + id + "' has no text");
         }
@@ -124,7 +137,7 @@ public class IngestionService {
         for (int from = 0; from < chunks.size(); from += EMBED_BATCH) {
             progress.update(id, "embed", from, chunks.size());
             List<String> batch = chunks.subList(from, Math.min(chunks.size(), from + EMBED_BATCH)).stream()
-                .map(Chunker.Chunk::indexText).toList();
+                .map(Chunker.Chunk::textToEmbed).toList();
             vectors.addAll(embedder.embedAll(batch));
         }
         progress.update(id, "store", chunks.size(), chunks.size());

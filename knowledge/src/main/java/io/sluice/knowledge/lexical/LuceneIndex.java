@@ -68,6 +68,8 @@ public class LuceneIndex implements AutoCloseable {
     private static final String F_VALID_FROM = "vf";
     private static final String F_VALID_UNTIL = "vu";
     private static final int MAX_QUERY_TERMS = 256;
+    /** FAQ mirrors have one chunk per phrasing; fetch more and keep the best chunk per FAQ entry. */
+    static final int OVERFETCH = 4;
 
     private final Analyzer analyzer;
     private final Directory directory;
@@ -176,7 +178,7 @@ public class LuceneIndex implements AutoCloseable {
 
     /** Approximate nearest neighbours (HNSW, cosine), filtered by category and validity. */
     public List<Passage> searchKnn(float[] vector, SearchFilter filter, int k) {
-        return search(new KnnFloatVectorQuery(F_VEC, vector, k, filterQuery(filter)), k, TIER_KNN, true);
+        return search(new KnnFloatVectorQuery(F_VEC, vector, k * OVERFETCH, filterQuery(filter)), k, TIER_KNN, true);
     }
 
     private Query filterQuery(SearchFilter filter) {
@@ -194,12 +196,19 @@ public class LuceneIndex implements AutoCloseable {
         try {
             IndexSearcher searcher = searchers.acquire();
             try {
-                TopDocs top = searcher.search(query, k);
+                TopDocs top = searcher.search(query, k * OVERFETCH);
                 StoredFields stored = searcher.storedFields();
-                List<Passage> out = new ArrayList<>(top.scoreDocs.length);
+                List<Passage> out = new ArrayList<>(k);
+                Set<String> faqSeen = new java.util.HashSet<>();
                 for (ScoreDoc sd : top.scoreDocs) {
+                    if (out.size() == k) {
+                        break;
+                    }
                     Document d = stored.document(sd.doc);
                     String documentId = d.get(F_DOC);
+                    if (Source.faqKeyOf(documentId) != null && !faqSeen.add(documentId)) {
+                        continue;
+                    }
                     long until = d.getField("vuStored").numericValue().longValue();
                     double score = cosine ? 2.0 * sd.score - 1.0 : sd.score;
                     Source source = new Source(documentId, d.get("title"), d.get("heading"), emptyToNull(d.get("url")),

@@ -84,6 +84,7 @@ public class PgVectorSearcher {
                     }
                 }
                 List<Passage> out = new ArrayList<>();
+                java.util.Set<String> faqSeen = new java.util.HashSet<>();
                 try (PreparedStatement ps = con.prepareStatement(sql)) {
                     Timestamp at = Timestamp.from(filter.at());
                     ps.setString(1, literal);
@@ -92,10 +93,13 @@ public class PgVectorSearcher {
                     ps.setString(4, filter.category());
                     ps.setString(5, filter.category());
                     ps.setString(6, literal);
-                    ps.setInt(7, k);
+                    ps.setInt(7, k * 4);
                     try (ResultSet rs = ps.executeQuery()) {
-                        while (rs.next()) {
+                        while (rs.next() && out.size() < k) {
                             String documentId = rs.getString(1);
+                            if (Source.faqKeyOf(documentId) != null && !faqSeen.add(documentId)) {
+                                continue;
+                            }
                             Timestamp until = rs.getTimestamp(6);
                             out.add(new Passage(TIER, rs.getDouble(9), rs.getString(8), null, rs.getString(4),
                                 new Source(documentId, rs.getString(2), rs.getString(7), rs.getString(3),
