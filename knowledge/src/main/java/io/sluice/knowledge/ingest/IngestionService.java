@@ -156,7 +156,7 @@ public class IngestionService {
             c.embedding())).toList();
         progress.update(id, "index", chunks.size(), chunks.size());
         index.upsertDocument(id, indexed);
-        log.info("ingested {} v{}: {} chunks", id, row.version(), chunks.size());
+        log.debug("ingested {} v{}: {} chunks", id, row.version(), chunks.size());
         return new IngestResult(id, existing.isPresent() ? IngestResult.Outcome.UPDATED : IngestResult.Outcome.CREATED,
             chunks.size(), row.version(), ingestedAt, hash);
     }
