@@ -185,6 +185,24 @@ class RetrievalChainTest {
     }
 
     @Test
+    void hitTestShowsEveryTierWithScoresAndTimingsEvenWhenOneFails() {
+        RetrievalChain chain = chain(pgvectorDown(), Tiers.luceneKnn(index), Tiers.bm25(index),
+            Tiers.faqSnapshot(snapshots));
+        io.sluice.knowledge.hittest.HitTestService.Report report = new io.sluice.knowledge.hittest.HitTestService(chain,
+            embedder, POOL).test(QUESTION, plan);
+        assertThat(report.tiers()).extracting(io.sluice.knowledge.hittest.HitTestService.TierReport::tier)
+            .containsExactly("vector:pgvector", "vector:lucene-knn", "bm25", "faq-snapshot");
+        assertThat(report.tiers().get(0).error()).isNotNull();
+        assertThat(report.tiers().subList(1, 4)).allSatisfy(t -> {
+            assertThat(t.error()).isNull();
+            assertThat(t.passages()).isNotEmpty();
+            assertThat(t.millis()).isPositive();
+        });
+        assertThat(report.tiers().get(3).passages().get(0).source().faqKey()).isEqualTo("bat-1");
+        assertThat(report.chain().answeredBy()).isEqualTo("vector:lucene-knn");
+    }
+
+    @Test
     void composerExtractsTheMostRelevantSentencesOfAPassageWithItsSource() {
         RetrievalResult r = chain(Tiers.bm25(index)).retrieve(QUESTION, plan);
         String text = new ExtractiveAnswerComposer(3).compose(r).text();

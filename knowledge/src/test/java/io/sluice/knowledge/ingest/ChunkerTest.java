@@ -55,6 +55,31 @@ class ChunkerTest {
     }
 
     @Test
+    void extractsTextFromPdf() throws Exception {
+        byte[] pdf;
+        try (org.apache.pdfbox.pdmodel.PDDocument doc = new org.apache.pdfbox.pdmodel.PDDocument();
+                java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream()) {
+            org.apache.pdfbox.pdmodel.PDPage page = new org.apache.pdfbox.pdmodel.PDPage();
+            doc.addPage(page);
+            try (org.apache.pdfbox.pdmodel.PDPageContentStream cs =
+                    new org.apache.pdfbox.pdmodel.PDPageContentStream(doc, page)) {
+                cs.beginText();
+                cs.setFont(new org.apache.pdfbox.pdmodel.font.PDType1Font(
+                    org.apache.pdfbox.pdmodel.font.Standard14Fonts.FontName.HELVETICA), 12);
+                cs.newLineAtOffset(72, 700);
+                cs.showText("Returns are accepted within 7 days of delivery.");
+                cs.endText();
+            }
+            doc.getDocumentInformation().setTitle("Return policy");
+            doc.save(out);
+            pdf = out.toByteArray();
+        }
+        ParsedDocument parsed = parser.parse(pdf, DocumentFormat.PDF);
+        assertThat(parsed.title()).isEqualTo("Return policy");
+        assertThat(parsed.sections().get(0).text()).contains("Returns are accepted within 7 days of delivery.");
+    }
+
+    @Test
     void detectsFormatsByTypeOrName() {
         assertThat(DocumentFormat.detect("text/markdown; charset=utf-8", null)).contains(DocumentFormat.MARKDOWN);
         assertThat(DocumentFormat.detect("application/octet-stream", "a.HTML")).contains(DocumentFormat.HTML);

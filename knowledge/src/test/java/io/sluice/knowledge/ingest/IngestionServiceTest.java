@@ -88,7 +88,13 @@ class IngestionServiceTest {
     @Test
     void ingestThenQueryFindsTheRightChunkInEveryTier() {
         String id = "doc-" + run;
-        IngestResult result = ingestion.ingest(markdown(id, WARRANTY));
+        List<String> stages = new java.util.concurrent.CopyOnWriteArrayList<>();
+        IngestResult result = ingestion.ingest(markdown(id, WARRANTY), (job, stage, done, total) -> stages.add(stage));
+        assertThat(stages).containsSubsequence("parse", "embed", "store", "index");
+        assertThat(ingestion.jobs()).anySatisfy(j -> {
+            assertThat(j.externalId()).isEqualTo(id);
+            assertThat(j.stage()).isEqualTo("done");
+        });
         assertThat(result.outcome()).isEqualTo(IngestResult.Outcome.CREATED);
         assertThat(result.chunks()).isEqualTo(2);
 
