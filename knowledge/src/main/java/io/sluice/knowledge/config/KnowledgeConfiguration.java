@@ -2,12 +2,6 @@ package io.sluice.knowledge.config;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import javax.sql.DataSource;
 
@@ -49,13 +43,13 @@ public class KnowledgeConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(KnowledgeConfiguration.class);
 
-    @Bean(destroyMethod = "shutdownNow")
-    ExecutorService knowledgeEmbeddingExecutor(KnowledgeProperties properties) {
-        return Executors.newFixedThreadPool(Math.max(1, properties.embedding().threads()), daemon("knowledge-embed"));
+    @Bean(destroyMethod = "close")
+    KnowledgeExecutors knowledgeExecutors(KnowledgeProperties properties) {
+        return new KnowledgeExecutors(properties.embedding().threads(), properties.chain().threads());
     }
 
     @Bean
-    Embedder knowledgeEmbedder(KnowledgeProperties properties, ExecutorService knowledgeEmbeddingExecutor) {
+    Embedder knowledgeEmbedder(KnowledgeProperties properties, KnowledgeExecutors executors) {
         KnowledgeProperties.Embedding e = properties.embedding();
         Embedder base;
         if ("openai".equalsIgnoreCase(e.provider())) {
@@ -66,7 +60,7 @@ public class KnowledgeConfiguration {
             base = new OpenAiCompatibleEmbedder(e.baseUrl(), e.model(), e.apiKey(), e.dimension(), e.batchSize());
             log.info("embeddings: OpenAI-compatible endpoint, model {}", e.model());
         } else {
-            base = new OnnxBgeEmbedder(e.batchSize(), knowledgeEmbeddingExecutor);
+            base = new OnnxBgeEmbedder(e.batchSize(), executors.embedding());
             log.info("embeddings: in-process {}", OnnxBgeEmbedder.MODEL_ID);
         }
         return new CachingEmbedder(base, e.queryCacheSize());
@@ -121,16 +115,9 @@ public class KnowledgeConfiguration {
         return new FaqService(repository, ingestion, snapshots, properties.faq().publishOnChange());
     }
 
-    @Bean(destroyMethod = "shutdownNow")
-    ExecutorService knowledgeTierExecutor(KnowledgeProperties properties) {
-        int threads = Math.max(2, properties.chain().threads());
-        return new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(threads * 8),
-            daemon("knowledge-tier"));
-    }
-
     @Bean
     RetrievalChain retrievalChain(KnowledgeRepository repository, DataSource dataSource, LuceneIndex index,
-            FaqSnapshotService snapshots, Embedder embedder, ExecutorService knowledgeTierExecutor,
+            FaqSnapshotService snapshots, Embedder embedder, KnowledgeExecutors executors,
             KnowledgeProperties properties) {
         KnowledgeProperties.Chain c = properties.chain();
         boolean pgvector;
@@ -149,7 +136,7 @@ public class KnowledgeConfiguration {
         tiers.add(Tiers.bm25(index));
         tiers.add(Tiers.faqSnapshot(snapshots));
         log.info("retrieval chain: {}", tiers.stream().map(RetrievalTier::name).toList());
-        return new RetrievalChain(tiers, embedder, knowledgeTierExecutor, c.breakerFailures(), c.breakerOpenFor());
+        return new RetrievalChain(tiers, embedder, executors.tiers(), c.breakerFailures(), c.breakerOpenFor());
     }
 
     /** The level-0 plan from configuration; callers adjust top-k and thresholds per degradation level. */
@@ -171,8 +158,8 @@ public class KnowledgeConfiguration {
     }
 
     @Bean
-    HitTestService hitTestService(RetrievalChain chain, Embedder embedder, ExecutorService knowledgeTierExecutor) {
-        return new HitTestService(chain, embedder, knowledgeTierExecutor);
+    HitTestService hitTestService(RetrievalChain chain, Embedder embedder, KnowledgeExecutors executors) {
+        return new HitTestService(chain, embedder, executors.tiers());
     }
 
     @Bean(destroyMethod = "close")
@@ -185,14 +172,5 @@ public class KnowledgeConfiguration {
     @EventListener(ApplicationReadyEvent.class)
     void startBootstrap(ApplicationReadyEvent event) {
         event.getApplicationContext().getBean(KnowledgeBootstrap.class).start();
-    }
-
-    private static java.util.concurrent.ThreadFactory daemon(String name) {
-        AtomicInteger n = new AtomicInteger();
-        return r -> {
-            Thread t = new Thread(r, name + "-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        };
     }
 }
