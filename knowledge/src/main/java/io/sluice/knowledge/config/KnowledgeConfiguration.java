@@ -1,20 +1,176 @@
 package io.sluice.knowledge.config;
 
+import java.util.ArrayList;
+import java.util.List;
+
+import javax.sql.DataSource;
+
+import io.sluice.knowledge.answer.ExtractiveAnswerComposer;
+import io.sluice.knowledge.answer.KnowledgeAnswerService;
+import io.sluice.knowledge.chain.RetrievalChain;
+import io.sluice.knowledge.chain.RetrievalPlan;
+import io.sluice.knowledge.chain.RetrievalTier;
+import io.sluice.knowledge.chain.Tiers;
+import io.sluice.knowledge.embedding.CachingEmbedder;
+import io.sluice.knowledge.embedding.Embedder;
+import io.sluice.knowledge.embedding.OnnxBgeEmbedder;
+import io.sluice.knowledge.embedding.OpenAiCompatibleEmbedder;
 import io.sluice.knowledge.faq.FaqIndex;
 import io.sluice.knowledge.faq.FaqRepository;
+import io.sluice.knowledge.faq.FaqService;
+import io.sluice.knowledge.faq.FaqSnapshotService;
+import io.sluice.knowledge.hittest.HitTestService;
+import io.sluice.knowledge.ingest.Chunker;
+import io.sluice.knowledge.ingest.IngestionService;
+import io.sluice.knowledge.lexical.LexicalAnalyzers;
+import io.sluice.knowledge.lexical.LuceneIndex;
+import io.sluice.knowledge.sample.KnowledgeBootstrap;
+import io.sluice.knowledge.store.KnowledgeRepository;
+import io.sluice.knowledge.vector.PgVectorSearcher;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.event.EventListener;
 
+/** Wires the knowledge module: embedder, stores, tiers, chain, ingestion, FAQ snapshots, bootstrap. */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(KnowledgeProperties.class)
 public class KnowledgeConfiguration {
 
+    private static final Logger log = LoggerFactory.getLogger(KnowledgeConfiguration.class);
+
     @Bean(destroyMethod = "close")
-    FaqIndex faqIndex(KnowledgeProperties properties, FaqRepository faq) {
-        FaqIndex index = new FaqIndex(properties.indexDir().resolve("faq"));
-        index.rebuild(faq.findAllValid());
-        return index;
+    KnowledgeExecutors knowledgeExecutors(KnowledgeProperties properties) {
+        return new KnowledgeExecutors(properties.embedding().threads(), properties.chain().threads());
+    }
+
+    @Bean
+    Embedder knowledgeEmbedder(KnowledgeProperties properties, KnowledgeExecutors executors) {
+        KnowledgeProperties.Embedding e = properties.embedding();
+        Embedder base;
+        if ("openai".equalsIgnoreCase(e.provider())) {
+            if (e.baseUrl() == null || e.baseUrl().isBlank() || e.model() == null || e.model().isBlank()) {
+                throw new IllegalStateException(
+                    "sluice.knowledge.embedding.provider=openai needs base-url and model");
+            }
+            base = new OpenAiCompatibleEmbedder(e.baseUrl(), e.model(), e.apiKey(), e.dimension(), e.batchSize());
+            log.info("embeddings: OpenAI-compatible endpoint, model {}", e.model());
+        } else {
+            base = new OnnxBgeEmbedder(e.batchSize(), executors.embedding());
+            log.info("embeddings: in-process {}", OnnxBgeEmbedder.MODEL_ID);
+        }
+        return new CachingEmbedder(base, e.queryCacheSize());
+    }
+
+    @Bean(destroyMethod = "close")
+    LuceneIndex knowledgeLuceneIndex(KnowledgeProperties properties, Embedder embedder) {
+        return new LuceneIndex(properties.indexDir().resolve("chunks"), LexicalAnalyzers.create(properties.analyzer()),
+            embedder.dimension());
+    }
+
+    @Bean
+    KnowledgeRepository knowledgeRepository(DataSource dataSource) {
+        return new KnowledgeRepository(dataSource);
+    }
+
+    @Bean
+    FaqRepository faqRepository(DataSource dataSource) {
+        return new FaqRepository(dataSource);
+    }
+
+    @Bean
+    FaqSnapshotService faqSnapshotService(KnowledgeProperties properties, Embedder embedder, FaqRepository faq) {
+        FaqSnapshotService service = new FaqSnapshotService(properties.effectiveSnapshotDir(), embedder, () -> faq,
+            properties.faq().minSelfHitRate());
+        if (!service.hasSnapshot()) {
+            try {
+                service.rebuildFromDatabase();
+            } catch (RuntimeException ex) {
+                log.warn("no FAQ snapshot on disk and none could be built from the database: {}", ex.getMessage());
+            }
+        }
+        return service;
+    }
+
+    @Bean
+    FaqIndex faqIndex(FaqSnapshotService snapshots, Embedder embedder, KnowledgeProperties properties) {
+        return new FaqIndex(snapshots, embedder, properties.chain().minFaqScore());
+    }
+
+    @Bean
+    IngestionService ingestionService(KnowledgeRepository repository, LuceneIndex index, Embedder embedder,
+            KnowledgeProperties properties) {
+        KnowledgeProperties.Ingest i = properties.ingest();
+        return new IngestionService(repository, index, embedder, new Chunker(i.chunkChars(), i.overlapChars()),
+            i.maxDocumentSize().toBytes());
+    }
+
+    @Bean
+    FaqService faqService(FaqRepository repository, IngestionService ingestion, FaqSnapshotService snapshots,
+            KnowledgeProperties properties) {
+        return new FaqService(repository, ingestion, snapshots, properties.faq().publishOnChange());
+    }
+
+    @Bean
+    RetrievalChain retrievalChain(KnowledgeRepository repository, DataSource dataSource, LuceneIndex index,
+            FaqSnapshotService snapshots, Embedder embedder, KnowledgeExecutors executors,
+            KnowledgeProperties properties) {
+        KnowledgeProperties.Chain c = properties.chain();
+        boolean pgvector;
+        try {
+            pgvector = repository.hasVectorColumn();
+        } catch (RuntimeException e) {
+            pgvector = false;
+        }
+        List<RetrievalTier> tiers = new ArrayList<>();
+        if (pgvector) {
+            tiers.add(Tiers.pgvector(new PgVectorSearcher(dataSource, c.efSearch())));
+        }
+        if (!pgvector || c.luceneKnnFallback()) {
+            tiers.add(Tiers.luceneKnn(index));
+        }
+        tiers.add(Tiers.bm25(index));
+        tiers.add(Tiers.faqSnapshot(snapshots));
+        log.info("retrieval chain: {}", tiers.stream().map(RetrievalTier::name).toList());
+        return new RetrievalChain(tiers, embedder, executors.tiers(), c.breakerFailures(), c.breakerOpenFor());
+    }
+
+    /** The level-0 plan from configuration; callers adjust top-k and thresholds per degradation level. */
+    @Bean
+    RetrievalPlan defaultRetrievalPlan(KnowledgeProperties properties) {
+        KnowledgeProperties.Chain c = properties.chain();
+        return new RetrievalPlan(c.topK(), c.minVectorScore(), c.minBm25Score(), c.minFaqScore(), c.vectorTimeout(),
+            c.bm25Timeout(), c.faqTimeout(), null);
+    }
+
+    @Bean
+    ExtractiveAnswerComposer extractiveAnswerComposer() {
+        return new ExtractiveAnswerComposer(3);
+    }
+
+    @Bean
+    KnowledgeAnswerService knowledgeAnswerService(RetrievalChain chain, ExtractiveAnswerComposer composer) {
+        return new KnowledgeAnswerService(chain, composer);
+    }
+
+    @Bean
+    HitTestService hitTestService(RetrievalChain chain, Embedder embedder, KnowledgeExecutors executors) {
+        return new HitTestService(chain, embedder, executors.tiers());
+    }
+
+    @Bean(destroyMethod = "close")
+    KnowledgeBootstrap knowledgeBootstrap(KnowledgeRepository repository, LuceneIndex index,
+            IngestionService ingestion, FaqService faq, FaqSnapshotService snapshots, KnowledgeProperties properties) {
+        return new KnowledgeBootstrap(repository, index, ingestion, faq, snapshots,
+            properties.sample().loadOnFirstStart());
+    }
+
+    @EventListener(ApplicationReadyEvent.class)
+    void startBootstrap(ApplicationReadyEvent event) {
+        event.getApplicationContext().getBean(KnowledgeBootstrap.class).start();
     }
 }

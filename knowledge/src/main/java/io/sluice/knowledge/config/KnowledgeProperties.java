@@ -1,18 +1,61 @@
 package io.sluice.knowledge.config;
 
 import java.nio.file.Path;
+import java.time.Duration;
 
 import jakarta.validation.constraints.NotNull;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
 import org.springframework.validation.annotation.Validated;
 
 /**
  * Knowledge settings ({@code sluice.knowledge.*}).
  *
- * @param indexDir where the Lucene indexes live on local disk
+ * @param indexDir    where the Lucene index lives on local disk
+ * @param snapshotDir where FAQ snapshots live (default: {@code faq-snapshots} next to the index dir)
+ * @param analyzer    BM25 analyzer: {@code smartcn} (default, measured better) or {@code cjk} (bigrams)
  */
 @Validated
 @ConfigurationProperties("sluice.knowledge")
-public record KnowledgeProperties(@NotNull Path indexDir) {
+public record KnowledgeProperties(@NotNull Path indexDir, Path snapshotDir, @DefaultValue("smartcn") String analyzer,
+        @DefaultValue Embedding embedding, @DefaultValue Ingest ingest, @DefaultValue Chain chain,
+        @DefaultValue Sample sample, @DefaultValue Faq faq) {
+
+    public Path effectiveSnapshotDir() {
+        return snapshotDir != null ? snapshotDir : indexDir.toAbsolutePath().resolveSibling("faq-snapshots");
+    }
+
+    /**
+     * @param provider  {@code onnx} (in-process BGE-small-zh, default) or {@code openai} (OpenAI-compatible endpoint)
+     * @param dimension must match the model; 512 for BGE-small-zh and the pgvector column
+     */
+    public record Embedding(@DefaultValue("onnx") String provider, String baseUrl, String model, String apiKey,
+            @DefaultValue("512") int dimension, @DefaultValue("16") int batchSize,
+            @DefaultValue("1024") int queryCacheSize, @DefaultValue("2") int threads) {
+    }
+
+    public record Ingest(@DefaultValue("5MB") DataSize maxDocumentSize, @DefaultValue("400") int chunkChars,
+            @DefaultValue("80") int overlapChars) {
+    }
+
+    /** Level-0 defaults of the chain; callers pass their own {@code RetrievalPlan} per request. */
+    public record Chain(@DefaultValue("5") int topK, @DefaultValue("0.5") double minVectorScore,
+            @DefaultValue("3.0") double minBm25Score, @DefaultValue("0.5") double minFaqScore,
+            @DefaultValue("200ms") Duration vectorTimeout, @DefaultValue("100ms") Duration bm25Timeout,
+            @DefaultValue("50ms") Duration faqTimeout, @DefaultValue("5") int breakerFailures,
+            @DefaultValue("30s") Duration breakerOpenFor, @DefaultValue("true") boolean luceneKnnFallback,
+            @DefaultValue("40") int efSearch, @DefaultValue("8") int threads) {
+    }
+
+    public record Sample(@DefaultValue("true") boolean loadOnFirstStart) {
+    }
+
+    /**
+     * @param publishOnChange rebuild and publish the snapshot after each FAQ change from the API
+     * @param minSelfHitRate  validation: share of entries whose own question must find them first
+     */
+    public record Faq(@DefaultValue("true") boolean publishOnChange, @DefaultValue("0.9") double minSelfHitRate) {
+    }
 }

@@ -1,0 +1,125 @@
+package io.sluice.knowledge.faq;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import io.sluice.knowledge.chain.Source;
+import io.sluice.knowledge.ingest.DocumentRequest;
+import io.sluice.knowledge.ingest.IngestException;
+import io.sluice.knowledge.ingest.IngestException.Problem;
+import io.sluice.knowledge.ingest.IngestProgress;
+import io.sluice.knowledge.ingest.IngestionService;
+
+/**
+ * FAQ entries: validated, stored in {@code faq_entry}, mirrored as a one-chunk document
+ * ({@code faq:<key>}) into the vector and BM25 tiers, and (optionally) republished into the FAQ
+ * snapshot right away. An entry without a question or answer is refused before anything is written.
+ */
+public class FaqService {
+
+    private final FaqRepository repository;
+    private final IngestionService ingestion;
+    private final FaqSnapshotService snapshots;
+    private final boolean publishOnChange;
+
+    public FaqService(FaqRepository repository, IngestionService ingestion, FaqSnapshotService snapshots,
+            boolean publishOnChange) {
+        this.repository = repository;
+        this.ingestion = ingestion;
+        this.snapshots = snapshots;
+        this.publishOnChange = publishOnChange;
+    }
+
+    public FaqEntry save(FaqEntry entry) {
+        FaqEntry saved = store(entry);
+        if (publishOnChange) {
+            snapshots.rebuildFromDatabase();
+        }
+        return saved;
+    }
+
+    /** Saves many (e.g. a file), then publishes one snapshot. All are validated before any is written. */
+    public List<FaqEntry> saveAll(List<FaqEntry> entries, boolean publish, IngestProgress progress) {
+        entries.forEach(FaqService::validate);
+        List<FaqEntry> saved = new ArrayList<>(entries.size());
+        for (FaqEntry e : entries) {
+            saved.add(store(e));
+            progress.update("faq", "store", saved.size(), entries.size());
+        }
+        if (publish) {
+            progress.update("faq", "snapshot", 0, 1);
+            snapshots.rebuildFromDatabase();
+        }
+        return saved;
+    }
+
+    private FaqEntry store(FaqEntry entry) {
+        validate(entry);
+        FaqEntry saved = repository.upsert(entry);
+        ingestion.ingestPrepared(mirror(saved), mirrorChunks(saved));
+        return saved;
+    }
+
+    public Optional<FaqEntry> find(String key) {
+        return repository.findByKey(key);
+    }
+
+    /** Removes the entry from the database, the document tiers and (when publishing on change) the snapshot. */
+    public boolean delete(String key) {
+        boolean existed = repository.deleteByKey(key);
+        boolean mirrored = ingestion.delete(Source.FAQ_DOCUMENT_PREFIX + key);
+        if ((existed || mirrored) && publishOnChange) {
+            snapshots.rebuildFromDatabase();
+        }
+        return existed || mirrored;
+    }
+
+    static void validate(FaqEntry e) {
+        String name = e.key() == null || e.key().startsWith("#") ? "FAQ entry" : "FAQ entry '" + e.key() + "'";
+        if (e.question() == null || e.question().isBlank()) {
+            throw new IngestException(Problem.INVALID, name + " has no question");
+        }
+        if (e.question().length() > 1000) {
+            throw new IngestException(Problem.INVALID, name + ": question longer than 1000 characters");
+        }
+        if (e.answer() == null || e.answer().isBlank()) {
+            throw new IngestException(Problem.INVALID, name + " has no answer");
+        }
+        if (e.key() != null && e.key().length() > 190) {
+            throw new IngestException(Problem.INVALID, name + ": key longer than 190 characters");
+        }
+        if (e.phrasings().stream().anyMatch(p -> p == null || p.isBlank())) {
+            throw new IngestException(Problem.INVALID, name + " has a blank phrasing");
+        }
+        if (e.validFrom() != null && e.validUntil() != null && !e.validUntil().isAfter(e.validFrom())) {
+            throw new IngestException(Problem.INVALID, name + ": validUntil must be after validFrom");
+        }
+    }
+
+    /**
+     * The entry's chunks for the vector and BM25 tiers: one per question/phrasing, embedded on that
+     * text alone (like the snapshot) and holding the answer for BM25 and for display.
+     */
+    public static List<io.sluice.knowledge.ingest.Chunker.Chunk> mirrorChunks(FaqEntry e) {
+        List<io.sluice.knowledge.ingest.Chunker.Chunk> chunks = new ArrayList<>();
+        List<String> texts = e.texts();
+        for (int i = 0; i < texts.size(); i++) {
+            chunks.add(new io.sluice.knowledge.ingest.Chunker.Chunk(i, texts.get(i),
+                FaqAnswerMarker.MARKER + e.answer(), texts.get(i)));
+        }
+        return chunks;
+    }
+
+    /** The entry as a Markdown document (its content feeds the hash; see {@link #mirrorChunks}). */
+    public static DocumentRequest mirror(FaqEntry e) {
+        StringBuilder md = new StringBuilder("# ").append(e.question()).append("\n\n");
+        if (!e.phrasings().isEmpty()) {
+            md.append("问：").append(String.join("；", e.phrasings())).append("\n");
+        }
+        md.append(FaqAnswerMarker.MARKER).append(e.answer()).append("\n");
+        return new DocumentRequest(Source.FAQ_DOCUMENT_PREFIX + e.key(), e.question(), null, "text/markdown",
+            md.toString().getBytes(StandardCharsets.UTF_8), null, e.category(), e.tags(), e.validFrom(), e.validUntil());
+    }
+}

@@ -1,0 +1,168 @@
+package io.sluice.knowledge.ingest;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.apache.pdfbox.Loader;
+import org.apache.pdfbox.pdmodel.PDDocument;
+import org.apache.pdfbox.text.PDFTextStripper;
+import org.jsoup.Jsoup;
+import org.jsoup.nodes.Element;
+
+/** Turns raw bytes of a supported format into heading-aware text sections. */
+public class DocumentParser {
+
+    private static final Pattern MD_HEADING = Pattern.compile("^(#{1,6})\\s+(.+?)\\s*#*\\s*$");
+    private static final int MAX_HEADING_DEPTH = 6;
+
+    public ParsedDocument parse(byte[] content, DocumentFormat format) {
+        return switch (format) {
+            case MARKDOWN -> markdown(text(content));
+            case TEXT -> plain(text(content));
+            case HTML -> html(text(content));
+            case PDF -> pdf(content);
+        };
+    }
+
+    /** Strict UTF-8 decoding; NUL bytes or invalid sequences mean the file is binary, not text. */
+    static String text(byte[] content) {
+        int controls = 0;
+        for (byte b : content) {
+            if (b == 0) {
+                throw new IngestException(IngestException.Problem.BINARY,
+                    "content looks binary (contains NUL bytes), not text");
+            }
+            if (b > 0 && b < 0x20 && b != '\n' && b != '\r' && b != '\t' && b != '\f') {
+                controls++;
+            }
+        }
+        if (controls > Math.max(8, content.length / 100)) {
+            throw new IngestException(IngestException.Problem.BINARY,
+                "content looks binary (too many control characters), not text");
+        }
+        try {
+            String s = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT)
+                .decode(ByteBuffer.wrap(content)).toString();
+            return s.startsWith("\uFEFF") ? s.substring(1) : s;
+        } catch (CharacterCodingException e) {
+            throw new IngestException(IngestException.Problem.BINARY,
+                "content is not valid UTF-8 text (binary file or another encoding)");
+        }
+    }
+
+    ParsedDocument markdown(String text) {
+        List<ParsedDocument.Section> sections = new ArrayList<>();
+        String[] path = new String[MAX_HEADING_DEPTH];
+        String title = null;
+        StringBuilder body = new StringBuilder();
+        String heading = "";
+        boolean inFence = false;
+        for (String line : text.split("\\R", -1)) {
+            if (line.trim().startsWith("```")) {
+                inFence = !inFence;
+                body.append(line).append('\n');
+                continue;
+            }
+            Matcher m = inFence ? null : MD_HEADING.matcher(line);
+            if (m != null && m.matches()) {
+                flush(sections, heading, body);
+                int level = m.group(1).length();
+                path[level - 1] = m.group(2).trim();
+                for (int i = level; i < MAX_HEADING_DEPTH; i++) {
+                    path[i] = null;
+                }
+                if (title == null && level == 1) {
+                    title = path[0];
+                }
+                heading = joinPath(path);
+            } else {
+                body.append(line).append('\n');
+            }
+        }
+        flush(sections, heading, body);
+        return new ParsedDocument(title, sections);
+    }
+
+    ParsedDocument plain(String text) {
+        List<ParsedDocument.Section> sections = new ArrayList<>();
+        String trimmed = text.strip();
+        String title = trimmed.isEmpty() ? null : trimmed.lines().findFirst().map(String::strip).orElse(null);
+        if (title != null && title.length() > 80) {
+            title = null;
+        }
+        sections.add(new ParsedDocument.Section("", trimmed));
+        return new ParsedDocument(title, sections);
+    }
+
+    ParsedDocument html(String html) {
+        org.jsoup.nodes.Document doc = Jsoup.parse(html);
+        doc.select("script, style, noscript, nav, footer").remove();
+        List<ParsedDocument.Section> sections = new ArrayList<>();
+        String[] path = new String[MAX_HEADING_DEPTH];
+        String heading = "";
+        StringBuilder body = new StringBuilder();
+        String title = doc.title().isBlank() ? null : doc.title().strip();
+        for (Element el : doc.body().select("h1, h2, h3, h4, h5, h6, p, li, td, th, pre, blockquote, dt, dd")) {
+            String tag = el.tagName();
+            if (tag.length() == 2 && tag.charAt(0) == 'h' && Character.isDigit(tag.charAt(1))) {
+                flush(sections, heading, body);
+                int level = tag.charAt(1) - '0';
+                path[level - 1] = el.text().strip();
+                for (int i = level; i < MAX_HEADING_DEPTH; i++) {
+                    path[i] = null;
+                }
+                if (title == null && level == 1) {
+                    title = path[0];
+                }
+                heading = joinPath(path);
+            } else if (el.parents().stream().noneMatch(p -> p.tagName().matches("p|li|td|th|pre|blockquote|dd"))) {
+                body.append(el.text()).append('\n');
+            }
+        }
+        flush(sections, heading, body);
+        if (sections.isEmpty()) {
+            sections.add(new ParsedDocument.Section("", doc.body().text()));
+        }
+        return new ParsedDocument(title, sections);
+    }
+
+    ParsedDocument pdf(byte[] content) {
+        try (PDDocument pdf = Loader.loadPDF(content)) {
+            String text = new PDFTextStripper().getText(pdf);
+            String title = pdf.getDocumentInformation() == null ? null : pdf.getDocumentInformation().getTitle();
+            return new ParsedDocument(title, List.of(new ParsedDocument.Section("", text.strip())));
+        } catch (IOException e) {
+            throw new IngestException(IngestException.Problem.INVALID, "not a readable PDF: " + e.getMessage());
+        }
+    }
+
+    private static void flush(List<ParsedDocument.Section> sections, String heading, StringBuilder body) {
+        String text = body.toString().strip();
+        body.setLength(0);
+        if (!text.isEmpty()) {
+            sections.add(new ParsedDocument.Section(heading, text));
+        }
+    }
+
+    private static String joinPath(String[] path) {
+        StringBuilder sb = new StringBuilder();
+        for (String p : path) {
+            if (p != null) {
+                if (!sb.isEmpty()) {
+                    sb.append(" › ");
+                }
+                sb.append(p);
+            }
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,314 @@
+package io.sluice.knowledge.lexical;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+import io.sluice.knowledge.chain.Freshness;
+import io.sluice.knowledge.chain.Passage;
+import io.sluice.knowledge.chain.SearchFilter;
+import io.sluice.knowledge.chain.Source;
+import io.sluice.knowledge.store.StoredChunk;
+
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.IntField;
+import org.apache.lucene.document.KnnFloatVectorField;
+import org.apache.lucene.document.LongPoint;
+import org.apache.lucene.document.StoredField;
+import org.apache.lucene.document.StringField;
+import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.StoredFields;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.index.VectorSimilarityFunction;
+import org.apache.lucene.search.BooleanClause.Occur;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.KnnFloatVectorQuery;
+import org.apache.lucene.search.MatchAllDocsQuery;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.SearcherManager;
+import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.search.similarities.BM25Similarity;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.FSDirectory;
+
+/**
+ * The local Lucene index of document chunks: BM25 over text (the lexical tier) and
+ * {@link KnnFloatVectorField} HNSW over embeddings (the vector tier in the embedded default, and the
+ * fallback when PostgreSQL is unreachable).
+ *
+ * <p>Searchers are near-real-time but refreshed only after a commit, so a reader sees a document's
+ * old chunks or its new ones, never a mix and never none: {@link #upsertDocument} replaces a
+ * document's chunks with one atomic {@code updateDocuments} call.
+ */
+public class LuceneIndex implements AutoCloseable {
+
+    public static final String TIER_BM25 = "bm25";
+    public static final String TIER_KNN = "vector:lucene-knn";
+
+    private static final String F_DOC = "doc";
+    private static final String F_TEXT = "text";
+    private static final String F_VEC = "vec";
+    private static final String F_CATEGORY = "category";
+    private static final String F_VALID_FROM = "vf";
+    private static final String F_VALID_UNTIL = "vu";
+    private static final int MAX_QUERY_TERMS = 256;
+    /** FAQ mirrors have one chunk per phrasing; fetch more and keep the best chunk per FAQ entry. */
+    static final int OVERFETCH = 4;
+
+    private final Analyzer analyzer;
+    private final Directory directory;
+    private final IndexWriter writer;
+    private final SearcherManager searchers;
+    private final int dimension;
+
+    public LuceneIndex(Path dir, Analyzer analyzer, int dimension) {
+        this.analyzer = analyzer;
+        this.dimension = dimension;
+        try {
+            Files.createDirectories(dir);
+            directory = FSDirectory.open(dir);
+            IndexWriterConfig config = new IndexWriterConfig(analyzer).setSimilarity(new BM25Similarity());
+            writer = new IndexWriter(directory, config);
+            writer.commit();
+            searchers = new SearcherManager(writer, null);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open the knowledge index at " + dir, e);
+        }
+    }
+
+    /** Replaces every chunk of the document with these (atomically for readers), then commits. */
+    public void upsertDocument(String documentId, List<StoredChunk> chunks) {
+        try {
+            List<Document> docs = new ArrayList<>(chunks.size());
+            for (StoredChunk chunk : chunks) {
+                docs.add(toLucene(chunk));
+            }
+            writer.updateDocuments(new Term(F_DOC, documentId), docs);
+            commitAndRefresh();
+        } catch (IOException e) {
+            throw new UncheckedIOException("knowledge index update failed for " + documentId, e);
+        }
+    }
+
+    public void deleteDocument(String documentId) {
+        try {
+            writer.deleteDocuments(new Term(F_DOC, documentId));
+            commitAndRefresh();
+        } catch (IOException e) {
+            throw new UncheckedIOException("knowledge index delete failed for " + documentId, e);
+        }
+    }
+
+    /** Replaces the whole index content in one commit (readers switch from old to new at once). */
+    public synchronized void replaceAll(Iterable<StoredChunk> chunks) {
+        try {
+            writer.deleteAll();
+            for (StoredChunk chunk : chunks) {
+                writer.addDocument(toLucene(chunk));
+            }
+            commitAndRefresh();
+        } catch (IOException e) {
+            throw new UncheckedIOException("knowledge index rebuild failed", e);
+        }
+    }
+
+    private synchronized void commitAndRefresh() throws IOException {
+        writer.commit();
+        searchers.maybeRefreshBlocking();
+    }
+
+    private Document toLucene(StoredChunk chunk) {
+        Document doc = new Document();
+        doc.add(new StringField(F_DOC, chunk.documentId(), Field.Store.YES));
+        doc.add(new TextField(F_TEXT, chunk.indexText(), Field.Store.NO));
+        if (chunk.embedding() != null) {
+            if (chunk.embedding().length != dimension) {
+                throw new IllegalArgumentException("embedding has " + chunk.embedding().length
+                    + " dimensions, index expects " + dimension);
+            }
+            doc.add(new KnnFloatVectorField(F_VEC, chunk.embedding(), VectorSimilarityFunction.COSINE));
+        }
+        if (chunk.category() != null) {
+            doc.add(new StringField(F_CATEGORY, chunk.category(), Field.Store.YES));
+        }
+        long from = chunk.validFrom() == null ? Long.MIN_VALUE : chunk.validFrom().toEpochMilli();
+        long until = chunk.validUntil() == null ? Long.MAX_VALUE : chunk.validUntil().toEpochMilli();
+        doc.add(new LongPoint(F_VALID_FROM, from));
+        doc.add(new LongPoint(F_VALID_UNTIL, until));
+        doc.add(new StoredField("vuStored", until));
+        doc.add(new StoredField("ingestedAt", chunk.ingestedAt() == null ? 0L : chunk.ingestedAt().toEpochMilli()));
+        doc.add(new IntField("ordinal", chunk.ordinal(), Field.Store.YES));
+        doc.add(new StoredField("title", nullToEmpty(chunk.title())));
+        doc.add(new StoredField("heading", nullToEmpty(chunk.heading())));
+        doc.add(new StoredField("content", chunk.content()));
+        doc.add(new StoredField("url", nullToEmpty(chunk.url())));
+        return doc;
+    }
+
+    /** BM25 over chunk text; terms of the query are OR-ed. */
+    public List<Passage> searchBm25(String query, SearchFilter filter, int k) {
+        Set<String> terms = analyze(query);
+        if (terms.isEmpty()) {
+            return List.of();
+        }
+        BooleanQuery.Builder text = new BooleanQuery.Builder();
+        for (String term : terms) {
+            text.add(new TermQuery(new Term(F_TEXT, term)), Occur.SHOULD);
+        }
+        BooleanQuery.Builder q = new BooleanQuery.Builder().add(text.build(), Occur.MUST);
+        q.add(filterQuery(filter), Occur.FILTER);
+        return search(q.build(), k, TIER_BM25, false);
+    }
+
+    /** Approximate nearest neighbours (HNSW, cosine), filtered by category and validity. */
+    public List<Passage> searchKnn(float[] vector, SearchFilter filter, int k) {
+        return search(new KnnFloatVectorQuery(F_VEC, vector, k * OVERFETCH, filterQuery(filter)), k, TIER_KNN, true);
+    }
+
+    private Query filterQuery(SearchFilter filter) {
+        long at = (filter.at() == null ? Instant.now() : filter.at()).toEpochMilli();
+        BooleanQuery.Builder b = new BooleanQuery.Builder()
+            .add(LongPoint.newRangeQuery(F_VALID_FROM, Long.MIN_VALUE, at), Occur.FILTER)
+            .add(LongPoint.newRangeQuery(F_VALID_UNTIL, at + 1, Long.MAX_VALUE), Occur.FILTER);
+        if (filter.category() != null) {
+            b.add(new TermQuery(new Term(F_CATEGORY, filter.category())), Occur.FILTER);
+        }
+        return b.build();
+    }
+
+    private List<Passage> search(Query query, int k, String tier, boolean cosine) {
+        try {
+            IndexSearcher searcher = searchers.acquire();
+            try {
+                TopDocs top = searcher.search(query, k * OVERFETCH);
+                StoredFields stored = searcher.storedFields();
+                List<Passage> out = new ArrayList<>(k);
+                Set<String> faqSeen = new java.util.HashSet<>();
+                for (ScoreDoc sd : top.scoreDocs) {
+                    if (out.size() == k) {
+                        break;
+                    }
+                    Document d = stored.document(sd.doc);
+                    String documentId = d.get(F_DOC);
+                    if (Source.faqKeyOf(documentId) != null && !faqSeen.add(documentId)) {
+                        continue;
+                    }
+                    long until = d.getField("vuStored").numericValue().longValue();
+                    double score = cosine ? 2.0 * sd.score - 1.0 : sd.score;
+                    Source source = new Source(documentId, d.get("title"), d.get("heading"), emptyToNull(d.get("url")),
+                        Source.faqKeyOf(documentId));
+                    Freshness freshness = new Freshness(Instant.ofEpochMilli(d.getField("ingestedAt").numericValue()
+                        .longValue()), until == Long.MAX_VALUE ? null : Instant.ofEpochMilli(until));
+                    out.add(new Passage(tier, score, d.get("content"), null, d.get(F_CATEGORY), source, freshness));
+                }
+                return out;
+            } finally {
+                searchers.release(searcher);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("knowledge index search failed", e);
+        }
+    }
+
+    private Set<String> analyze(String text) {
+        Set<String> terms = new LinkedHashSet<>();
+        try (TokenStream ts = analyzer.tokenStream(F_TEXT, text)) {
+            CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
+            ts.reset();
+            while (ts.incrementToken() && terms.size() < MAX_QUERY_TERMS) {
+                terms.add(term.toString());
+            }
+            ts.end();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return terms;
+    }
+
+    /** Chunks currently visible to searchers. */
+    public int size() {
+        try {
+            IndexSearcher searcher = searchers.acquire();
+            try {
+                return searcher.getIndexReader().numDocs();
+            } finally {
+                searchers.release(searcher);
+            }
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    /** Chunks of one document visible to searchers. */
+    public int count(String documentId) {
+        try {
+            IndexSearcher searcher = searchers.acquire();
+            try {
+                return searcher.count(new TermQuery(new Term(F_DOC, documentId)));
+            } finally {
+                searchers.release(searcher);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Distinct document ids in the index (for consistency checks). */
+    public Set<String> documentIds() {
+        try {
+            IndexSearcher searcher = searchers.acquire();
+            try {
+                Set<String> ids = new LinkedHashSet<>();
+                StoredFields stored = searcher.storedFields();
+                TopDocs all = searcher.search(new MatchAllDocsQuery(), Math.max(1, searcher.getIndexReader().numDocs()));
+                for (ScoreDoc sd : all.scoreDocs) {
+                    ids.add(stored.document(sd.doc).get(F_DOC));
+                }
+                return ids;
+            } finally {
+                searchers.release(searcher);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static boolean exists(Path dir) {
+        try (Directory d = FSDirectory.open(dir)) {
+            return DirectoryReader.indexExists(d);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static String nullToEmpty(String s) {
+        return s == null ? "" : s;
+    }
+
+    private static String emptyToNull(String s) {
+        return s == null || s.isEmpty() ? null : s;
+    }
+
+    @Override
+    public void close() throws IOException {
+        searchers.close();
+        writer.close();
+        directory.close();
+    }
+}

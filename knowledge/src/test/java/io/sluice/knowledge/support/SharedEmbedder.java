@@ -1,0 +1,26 @@
+package io.sluice.knowledge.support;
+
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import io.sluice.knowledge.embedding.CachingEmbedder;
+import io.sluice.knowledge.embedding.Embedder;
+import io.sluice.knowledge.embedding.OnnxBgeEmbedder;
+
+/** One ONNX model for all tests in the JVM (it takes seconds to load). */
+public final class SharedEmbedder {
+
+    private static final ExecutorService POOL = Executors.newFixedThreadPool(2, r -> {
+        Thread t = new Thread(r, "test-embedder");
+        t.setDaemon(true);
+        return t;
+    });
+    private static final Embedder INSTANCE = new CachingEmbedder(new OnnxBgeEmbedder(16, POOL), 2048);
+
+    private SharedEmbedder() {
+    }
+
+    public static Embedder get() {
+        return INSTANCE;
+    }
+}
