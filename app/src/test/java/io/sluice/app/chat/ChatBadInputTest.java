@@ -80,6 +80,22 @@ class ChatBadInputTest {
         assertThat(messageCount()).isEqualTo(messagesBefore);
     }
 
+    @org.junit.jupiter.api.Test
+    void aChunkedBodyOverTheLimitIsRefusedAndOneUnderItIsAnswered() {
+        Http http = new Http(port, apiKeys.create("chunked-test", ClientTier.STANDARD).key());
+        int messagesBefore = messageCount();
+
+        HttpResponse<String> tooLarge = http.postJsonChunked("/api/v1/chat",
+            "{\"userId\":\"u\",\"message\":\"" + "x".repeat(70_000) + "\"}");
+        assertThat(tooLarge.statusCode()).isEqualTo(413);
+        assertThat(json.readTree(tooLarge.body()).get("type").asText())
+            .isEqualTo("https://sluice.dev/problems/payload-too-large");
+        assertThat(messageCount()).isEqualTo(messagesBefore);
+
+        HttpResponse<String> small = http.postJsonChunked("/api/v1/chat", "{\"userId\":\"u\",\"message\":\"怎么查物流\"}");
+        assertThat(small.statusCode()).isEqualTo(200);
+    }
+
     private int messageCount() {
         return jdbc.sql("SELECT count(*) FROM conversation_message").query(Integer.class).single();
     }

@@ -32,6 +32,15 @@ public final class Http {
             .build());
     }
 
+    /** Sends the body chunked, without a Content-Length, the way streaming clients do. */
+    public HttpResponse<String> postJsonChunked(String path, String body) {
+        byte[] bytes = body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return send(builder(path)
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(bytes)))
+            .build());
+    }
+
     public HttpResponse<String> get(String path) {
         return send(builder(path).GET().build());
     }

@@ -16,7 +16,7 @@ public class IngressConfiguration {
     @Bean
     FilterRegistrationBean<RequestSizeLimitFilter> requestSizeLimitFilter(IngressProperties properties) {
         FilterRegistrationBean<RequestSizeLimitFilter> registration =
-            new FilterRegistrationBean<>(new RequestSizeLimitFilter(properties.maxRequestBytes()));
+            new FilterRegistrationBean<>(new RequestSizeLimitFilter(properties.maxRequestBytes(), properties.maxUploadBytes()));
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
         return registration;
     }
