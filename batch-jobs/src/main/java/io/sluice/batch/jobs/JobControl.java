@@ -1,0 +1,182 @@
+package io.sluice.batch.jobs;
+
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+import io.sluice.batch.jobs.drain.DrainJobConfiguration;
+import io.sluice.batch.progress.JobProgress;
+import io.sluice.batch.progress.ProgressCalculator;
+import io.sluice.batch.queue.WorkQueue;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.batch.core.job.Job;
+import org.springframework.batch.core.job.JobExecution;
+import org.springframework.batch.core.job.parameters.JobParameters;
+import org.springframework.batch.core.job.parameters.JobParametersBuilder;
+import org.springframework.batch.core.launch.JobExecutionNotRunningException;
+import org.springframework.batch.core.launch.JobOperator;
+import org.springframework.batch.core.repository.JobRepository;
+
+/**
+ * Launch, stop, restart and progress of Sluice's Spring Batch jobs (used by the API, the scheduler and
+ * the console). Launches return at once: the {@link JobOperator} runs jobs on the batch task executor.
+ */
+public class JobControl {
+
+    private static final Logger log = LoggerFactory.getLogger(JobControl.class);
+    private static final Pattern QUEUE_NAME = Pattern.compile("[A-Za-z0-9_.:-]{1,50}");
+
+    private final JobOperator operator;
+    private final JobRepository repository;
+    private final Map<String, Job> jobs = new LinkedHashMap<>();
+    private final WorkQueue queue;
+    private final String workerId;
+
+    public JobControl(JobOperator operator, JobRepository repository, List<Job> jobs, WorkQueue queue, String workerId) {
+        this.operator = operator;
+        this.repository = repository;
+        jobs.stream().sorted(Comparator.comparing(Job::getName)).forEach(job -> this.jobs.put(job.getName(), job));
+        this.queue = queue;
+        this.workerId = workerId;
+    }
+
+    public Set<String> jobNames() {
+        return jobs.keySet();
+    }
+
+    public boolean exists(String jobName) {
+        return jobs.containsKey(jobName);
+    }
+
+    /** Starts a new run of the job with the given parameters; returns at once. */
+    public JobExecution launch(String jobName, Map<String, String> parameters) {
+        Job job = job(jobName);
+        JobParameters jobParameters = parameters(jobName, parameters == null ? Map.of() : parameters);
+        try {
+            JobExecution execution = operator.start(job, jobParameters);
+            log.info("launched {} execution {} with {}", jobName, execution.getId(), parameters);
+            return execution;
+        } catch (Exception e) {
+            throw new JobControlException(JobControlException.Kind.CONFLICT,
+                "could not launch " + jobName + ": " + e.getMessage());
+        }
+    }
+
+    /** Asks a running execution to stop after its current chunk. */
+    public JobExecution stop(long executionId) {
+        JobExecution execution = execution(executionId);
+        try {
+            operator.stop(execution);
+            return execution(executionId);
+        } catch (JobExecutionNotRunningException e) {
+            throw new JobControlException(JobControlException.Kind.CONFLICT,
+                "execution " + executionId + " is not running (" + execution.getStatus() + ")");
+        }
+    }
+
+    /** Restarts a failed or stopped execution: its instance continues from the last committed chunk. */
+    public JobExecution restart(long executionId) {
+        JobExecution execution = execution(executionId);
+        if (!jobs.containsKey(execution.getJobInstance().getJobName())) {
+            throw new JobControlException(JobControlException.Kind.NOT_FOUND,
+                "job " + execution.getJobInstance().getJobName() + " is not known here");
+        }
+        try {
+            JobExecution restarted = operator.restart(execution);
+            log.info("restarted execution {} as {}", executionId, restarted.getId());
+            return restarted;
+        } catch (Exception e) {
+            throw new JobControlException(JobControlException.Kind.CONFLICT,
+                "execution " + executionId + " cannot be restarted: " + e.getMessage());
+        }
+    }
+
+    public JobProgress progress(long executionId) {
+        JobExecution execution = execution(executionId);
+        Long pending = null;
+        if (DrainJobConfiguration.JOB_NAME.equals(execution.getJobInstance().getJobName())) {
+            String queueName = execution.getJobParameters().getString("queue", WorkQueue.DEFAULT_QUEUE);
+            pending = execution.isRunning() ? queue.pending(queueName) : 0L;
+        }
+        return ProgressCalculator.of(execution, pending, Instant.now(), executionPath(executionId));
+    }
+
+    /** Executions of the job currently running anywhere (the job repository is shared). */
+    public List<JobExecution> running(String jobName) {
+        return repository.findRunningJobExecutions(job(jobName).getName()).stream()
+            .sorted(Comparator.comparingLong(JobExecution::getId)).toList();
+    }
+
+    /** Whether this instance (worker) has a run of the job in progress. */
+    public boolean runningHere(String jobName) {
+        return running(jobName).stream()
+            .anyMatch(e -> workerId.equals(e.getJobParameters().getString("worker")));
+    }
+
+    public JobExecution lastExecution(String jobName) {
+        var instance = repository.getLastJobInstance(job(jobName).getName());
+        return instance == null ? null : repository.getLastJobExecution(instance);
+    }
+
+    public static String executionPath(long executionId) {
+        return "/api/v1/jobs/executions/" + executionId;
+    }
+
+    private Job job(String jobName) {
+        Job job = jobs.get(jobName);
+        if (job == null) {
+            throw new JobControlException(JobControlException.Kind.NOT_FOUND,
+                "no job '" + jobName + "'; known jobs: " + jobs.keySet());
+        }
+        return job;
+    }
+
+    private JobExecution execution(long executionId) {
+        JobExecution execution = repository.getJobExecution(executionId);
+        if (execution == null) {
+            throw new JobControlException(JobControlException.Kind.NOT_FOUND, "no job execution " + executionId);
+        }
+        return execution;
+    }
+
+    private JobParameters parameters(String jobName, Map<String, String> given) {
+        JobParametersBuilder builder = new JobParametersBuilder()
+            .addString("runId", UUID.randomUUID().toString())
+            .addString("worker", workerId, false);
+        if (DrainJobConfiguration.JOB_NAME.equals(jobName)) {
+            for (String name : given.keySet()) {
+                if (!Set.of("queue", "maxItems").contains(name)) {
+                    throw new JobControlException(JobControlException.Kind.INVALID,
+                        "unknown parameter '" + name + "' of " + jobName + " (known: queue, maxItems)");
+                }
+            }
+            String queueName = given.getOrDefault("queue", WorkQueue.DEFAULT_QUEUE);
+            if (!QUEUE_NAME.matcher(queueName).matches()) {
+                throw new JobControlException(JobControlException.Kind.INVALID,
+                    "queue must be 1-50 letters, digits or _.:-");
+            }
+            builder.addString("queue", queueName);
+            if (given.containsKey("maxItems")) {
+                try {
+                    long max = Long.parseLong(given.get("maxItems"));
+                    if (max < 1) {
+                        throw new NumberFormatException();
+                    }
+                    builder.addLong("maxItems", max);
+                } catch (NumberFormatException e) {
+                    throw new JobControlException(JobControlException.Kind.INVALID, "maxItems must be a positive integer");
+                }
+            }
+        } else if (!given.isEmpty()) {
+            throw new JobControlException(JobControlException.Kind.INVALID, jobName + " takes no parameters");
+        }
+        return builder.toJobParameters();
+    }
+}
