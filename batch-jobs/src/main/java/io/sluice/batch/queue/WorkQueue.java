@@ -110,7 +110,7 @@ public class WorkQueue {
         UUID token = UUID.randomUUID();
         List<ClaimedItem> claimed = ownTransaction.execute(status -> {
             int reaped = jdbc.update("""
-                UPDATE work_item SET state = 'DEAD', completed_at = now(), updated_at = now(),
+                UPDATE work_item SET state = 'DEAD', completed_at = clock_timestamp(), updated_at = clock_timestamp(),
                        last_error = left('lease expired on attempt ' || attempts || ' of ' || max_attempts
                            || ' (worker ' || coalesce(locked_by, '?') || ')'
                            || coalesce('; before that: ' || last_error, ''), 2000),
@@ -149,7 +149,7 @@ public class WorkQueue {
     /** Marks the item DONE with its result; false when the lease was lost (nothing changed). */
     public boolean complete(ClaimedItem item, String resultJson) {
         int updated = jdbc.update("""
-            UPDATE work_item SET state = 'DONE', result = ?::jsonb, progress = 100, completed_at = now(), updated_at = now(),
+            UPDATE work_item SET state = 'DONE', result = ?::jsonb, progress = 100, completed_at = clock_timestamp(), updated_at = clock_timestamp(),
                    locked_by = NULL, lease_token = NULL, locked_until = NULL
             WHERE id = ? AND lease_token = ? AND state = 'RUNNING'""", resultJson, item.id(), item.leaseToken());
         return fenced(updated, QueueMetrics::completed);
@@ -164,8 +164,8 @@ public class WorkQueue {
         List<String> state = jdbc.queryForList("""
             UPDATE work_item SET
                    state = CASE WHEN attempts >= max_attempts THEN 'DEAD' ELSE 'QUEUED' END,
-                   completed_at = CASE WHEN attempts >= max_attempts THEN now() END,
-                   next_attempt_at = now() + (? * interval '1 millisecond'),
+                   completed_at = CASE WHEN attempts >= max_attempts THEN clock_timestamp() END,
+                   next_attempt_at = clock_timestamp() + (? * interval '1 millisecond'),
                    last_error = ?, updated_at = now(), locked_by = NULL, lease_token = NULL, locked_until = NULL
             WHERE id = ? AND lease_token = ? AND state = 'RUNNING'
             RETURNING state""", String.class, backoff.toMillis(), truncate(error), item.id(), item.leaseToken());
@@ -184,7 +184,7 @@ public class WorkQueue {
     /** Moves the item to dead-letter now (poison: retrying cannot help). */
     public boolean deadLetter(ClaimedItem item, String reason) {
         int updated = jdbc.update("""
-            UPDATE work_item SET state = 'DEAD', last_error = ?, completed_at = now(), updated_at = now(),
+            UPDATE work_item SET state = 'DEAD', last_error = ?, completed_at = clock_timestamp(), updated_at = clock_timestamp(),
                    locked_by = NULL, lease_token = NULL, locked_until = NULL
             WHERE id = ? AND lease_token = ? AND state = 'RUNNING'""", truncate(reason), item.id(), item.leaseToken());
         return fenced(updated, QueueMetrics::deadLettered);
@@ -194,7 +194,7 @@ public class WorkQueue {
     public boolean requeue(ClaimedItem item, Duration delay) {
         int updated = jdbc.update("""
             UPDATE work_item SET state = 'QUEUED', attempts = greatest(attempts - 1, 0),
-                   next_attempt_at = now() + (? * interval '1 millisecond'), updated_at = now(),
+                   next_attempt_at = clock_timestamp() + (? * interval '1 millisecond'), updated_at = now(),
                    locked_by = NULL, lease_token = NULL, locked_until = NULL
             WHERE id = ? AND lease_token = ? AND state = 'RUNNING'""", delay.toMillis(), item.id(), item.leaseToken());
         return fenced(updated, QueueMetrics::requeued);
@@ -245,10 +245,12 @@ public class WorkQueue {
      */
     public Optional<Duration> nextDue(String queue, String owner) {
         List<Long> millis = jdbc.queryForList("""
-            SELECT greatest(0, ceil(extract(epoch FROM (min(t) - now())) * 1000))::bigint FROM (
-                SELECT min(next_attempt_at) AS t FROM work_item WHERE queue = ? AND state = 'QUEUED'
-                UNION ALL
-                SELECT min(locked_until) FROM work_item WHERE queue = ? AND state = 'RUNNING' AND locked_by IS DISTINCT FROM ?
+            SELECT greatest(0, ceil(extract(epoch FROM (t - clock_timestamp())) * 1000))::bigint FROM (
+                SELECT min(t) AS t FROM (
+                    SELECT min(next_attempt_at) AS t FROM work_item WHERE queue = ? AND state = 'QUEUED'
+                    UNION ALL
+                    SELECT min(locked_until) FROM work_item WHERE queue = ? AND state = 'RUNNING' AND locked_by IS DISTINCT FROM ?
+                ) candidates
             ) due WHERE t IS NOT NULL""", Long.class, queue, queue, owner);
         return millis.stream().filter(m -> m != null).findFirst().map(Duration::ofMillis);
     }

@@ -36,6 +36,7 @@ import org.springframework.beans.factory.ObjectProvider;
 public class DrainItemReader implements ItemStreamReader<ClaimedItem>, StepExecutionListener {
 
     static final String TAKEN_KEY = "drain.taken";
+    static final String LIMIT_REACHED_KEY = "drain.limitReached";
     public static final String NOOP = "NOOP";
 
     private static final Logger log = LoggerFactory.getLogger(DrainItemReader.class);
@@ -54,6 +55,7 @@ public class DrainItemReader implements ItemStreamReader<ClaimedItem>, StepExecu
     private StepExecution stepExecution;
     private String owner;
     private long taken;
+    private int readsThisChunk;
     private boolean idle;
 
     public DrainItemReader(WorkQueue queue, ObjectProvider<LlmGateway> gateway, String queueName, long maxItems,
@@ -76,7 +78,11 @@ public class DrainItemReader implements ItemStreamReader<ClaimedItem>, StepExecu
 
     @Override
     public void open(ExecutionContext context) throws ItemStreamException {
-        taken = context.containsKey(TAKEN_KEY) ? context.getLong(TAKEN_KEY) : 0;
+        // continues across restarts (step context) and across passes of one run (job context)
+        ExecutionContext jobContext = stepExecution != null ? stepExecution.getJobExecution().getExecutionContext() : null;
+        taken = context.containsKey(TAKEN_KEY) ? context.getLong(TAKEN_KEY)
+            : jobContext != null && jobContext.containsKey(TAKEN_KEY) ? jobContext.getLong(TAKEN_KEY) : 0;
+        readsThisChunk = 0;
         long executionId = stepExecution != null ? stepExecution.getJobExecutionId() : System.nanoTime();
         owner = workerId + "/exec-" + executionId;
         LlmGateway llm = gateway.getIfAvailable();
@@ -96,15 +102,26 @@ public class DrainItemReader implements ItemStreamReader<ClaimedItem>, StepExecu
             return null;
         }
         taken++;
+        readsThisChunk++;
         return buffer.poll();
     }
 
+    /**
+     * Claims the next batch. When nothing is claimable: at the start of a chunk it waits for items due
+     * within {@code linger}; in the middle of a chunk it ends the pass, because this chunk's own items
+     * may still be put back for retry, which only happens when the chunk is written (the
+     * {@link DrainDecider} then starts another pass).
+     */
     private boolean fill() throws InterruptedException {
         while (!stopRequested()) {
-            int want = (int) (maxItems > 0 ? Math.min(chunkSize, maxItems - taken) : chunkSize);
-            buffer.addAll(queue.claim(queueName, want, owner, lease));
+            int want = (int) (maxItems > 0 ? Math.min(chunkSize - readsThisChunk, maxItems - taken)
+                : chunkSize - readsThisChunk);
+            buffer.addAll(queue.claim(queueName, Math.max(1, want), owner, lease));
             if (!buffer.isEmpty()) {
                 return true;
+            }
+            if (readsThisChunk > 0) {
+                return false;
             }
             Optional<Duration> due = queue.nextDue(queueName, owner);
             if (due.isEmpty() || due.get().compareTo(linger) > 0) {
@@ -121,7 +138,9 @@ public class DrainItemReader implements ItemStreamReader<ClaimedItem>, StepExecu
 
     @Override
     public void update(ExecutionContext context) {
+        // called when a chunk commits
         context.putLong(TAKEN_KEY, taken);
+        readsThisChunk = 0;
     }
 
     @Override
@@ -137,6 +156,10 @@ public class DrainItemReader implements ItemStreamReader<ClaimedItem>, StepExecu
 
     @Override
     public ExitStatus afterStep(StepExecution execution) {
+        execution.getJobExecution().getExecutionContext().putLong(TAKEN_KEY, taken);
+        if (maxItems > 0 && taken >= maxItems) {
+            execution.getExecutionContext().putString(LIMIT_REACHED_KEY, "true");
+        }
         if (idle) {
             return new ExitStatus(NOOP, "no LLM gateway available: the queue was left untouched");
         }

@@ -34,9 +34,25 @@ public class DrainJobConfiguration {
 
     public static final String JOB_NAME = "work-queue-drain";
 
+    /**
+     * Passes of the drain step until the queue has nothing claimable within the linger time: a failed
+     * pass fails the job (restartable), a stopped one stops it, a pass without a gateway ends it as NOOP.
+     */
     @Bean
-    Job workQueueDrainJob(JobRepository jobRepository, Step workQueueDrainStep) {
-        return new JobBuilder(JOB_NAME, jobRepository).start(workQueueDrainStep).build();
+    Job workQueueDrainJob(JobRepository jobRepository, Step workQueueDrainStep, WorkQueue queue,
+            SluiceBatchProperties properties) {
+        DrainDecider decider = new DrainDecider(queue, properties.drain().linger());
+        return new JobBuilder(JOB_NAME, jobRepository)
+            .start(workQueueDrainStep)
+            .on("FAILED").fail()
+            .from(workQueueDrainStep).on("STOPPED").stopAndRestart(workQueueDrainStep)
+            .from(workQueueDrainStep).on("*").to(decider)
+            .from(decider).on(DrainDecider.CONTINUE).to(workQueueDrainStep)
+            .from(decider).on(DrainItemReader.NOOP).end(DrainItemReader.NOOP)
+            .from(decider).on("STOPPED").stop()
+            .from(decider).on("*").end()
+            .end()
+            .build();
     }
 
     @Bean
@@ -54,6 +70,7 @@ public class DrainJobConfiguration {
             .skip(PoisonItemException.class)
             .skipLimit(properties.drain().skipLimit())
             .skipListener(deadLetterSkipListener)
+            .allowStartIfComplete(true) // one pass per loop of the job flow
             .build();
     }
 
