@@ -23,6 +23,8 @@ import org.springframework.batch.core.job.parameters.JobParametersBuilder;
 import org.springframework.batch.core.launch.JobExecutionNotRunningException;
 import org.springframework.batch.core.launch.JobOperator;
 import org.springframework.batch.core.repository.JobRepository;
+import org.springframework.dao.EmptyResultDataAccessException;
+import org.springframework.dao.OptimisticLockingFailureException;
 
 /**
  * Launch, stop, restart and progress of Sluice's Spring Batch jobs (used by the API, the scheduler and
@@ -74,11 +76,15 @@ public class JobControl {
         JobExecution execution = execution(executionId);
         try {
             operator.stop(execution);
-            return execution(executionId);
+        } catch (OptimisticLockingFailureException e) {
+            // The job execution is already marked STOPPING (the running step sees it at its next chunk
+            // commit); only the operator's extra update of the live step execution raced with that step.
+            log.debug("stop of execution {} raced with its running step: {}", executionId, e.getMessage());
         } catch (JobExecutionNotRunningException e) {
             throw new JobControlException(JobControlException.Kind.CONFLICT,
                 "execution " + executionId + " is not running (" + execution.getStatus() + ")");
         }
+        return execution(executionId);
     }
 
     /** Restarts a failed or stopped execution: its instance continues from the last committed chunk. */
@@ -139,7 +145,12 @@ public class JobControl {
     }
 
     private JobExecution execution(long executionId) {
-        JobExecution execution = repository.getJobExecution(executionId);
+        JobExecution execution;
+        try {
+            execution = repository.getJobExecution(executionId);
+        } catch (EmptyResultDataAccessException e) {
+            execution = null;
+        }
         if (execution == null) {
             throw new JobControlException(JobControlException.Kind.NOT_FOUND, "no job execution " + executionId);
         }
