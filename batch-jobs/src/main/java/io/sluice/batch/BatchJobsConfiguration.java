@@ -107,7 +107,8 @@ public class BatchJobsConfiguration {
     @Bean
     JobControl jobControl(JobOperator jobOperator, JobRepository jobRepository, ObjectProvider<Job> jobs,
             WorkQueue workQueue, SluiceBatchProperties properties) {
-        return new JobControl(jobOperator, jobRepository, jobs.orderedStream().toList(), workQueue, properties.workerId());
+        return new JobControl(jobOperator, jobRepository, jobs.orderedStream().toList(), workQueue, properties.workerId(),
+            properties.queue().lease());
     }
 
     @Bean

@@ -27,7 +27,8 @@ import org.springframework.web.bind.annotation.RestController;
  * POST /api/v1/jobs/{job}/executions             launch (body: {"parameters": {...}}, optional) -> 202
  * GET  /api/v1/jobs/executions/{id}              status and progress (done/total, rate, ETA)
  * POST /api/v1/jobs/executions/{id}/stop         ask a running execution to stop -> 202
- * POST /api/v1/jobs/executions/{id}/restart      restart a failed/stopped execution -> 202 (new execution)
+ * POST /api/v1/jobs/executions/{id}/restart      restart a failed/stopped execution, or a stale one whose
+ *                                                instance died (no progress for a lease) -> 202 (new execution)
  * </pre>
  */
 @RestController
@@ -40,7 +41,7 @@ public class JobController {
 
     /** A job as listed. */
     public record JobView(String name, boolean scheduled, String cron, List<Long> runningExecutions,
-            JobProgress lastExecution) {
+            List<Long> staleExecutions, JobProgress lastExecution) {
     }
 
     private final JobControl jobs;
@@ -59,6 +60,7 @@ public class JobController {
             return new JobView(name, schedule != null && schedule.enabled() && schedule.cron() != null,
                 schedule == null ? null : schedule.cron(),
                 jobs.running(name).stream().map(JobExecution::getId).toList(),
+                jobs.stale(name).stream().map(JobExecution::getId).toList(),
                 last == null ? null : jobs.progress(last.getId()));
         }).toList();
     }

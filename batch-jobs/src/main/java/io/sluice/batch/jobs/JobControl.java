@@ -1,6 +1,8 @@
 package io.sluice.batch.jobs;
 
+import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDateTime;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,6 +25,7 @@ import org.springframework.batch.core.job.parameters.JobParametersBuilder;
 import org.springframework.batch.core.launch.JobExecutionNotRunningException;
 import org.springframework.batch.core.launch.JobOperator;
 import org.springframework.batch.core.repository.JobRepository;
+import org.springframework.batch.core.step.StepExecution;
 import org.springframework.dao.EmptyResultDataAccessException;
 import org.springframework.dao.OptimisticLockingFailureException;
 
@@ -40,13 +43,20 @@ public class JobControl {
     private final Map<String, Job> jobs = new LinkedHashMap<>();
     private final WorkQueue queue;
     private final String workerId;
+    private final Duration staleAfter;
 
-    public JobControl(JobOperator operator, JobRepository repository, List<Job> jobs, WorkQueue queue, String workerId) {
+    /**
+     * @param staleAfter a running execution with no progress recorded for this long is taken to have died
+     *                   with its instance (a live drain commits a chunk well within a lease)
+     */
+    public JobControl(JobOperator operator, JobRepository repository, List<Job> jobs, WorkQueue queue, String workerId,
+            Duration staleAfter) {
         this.operator = operator;
         this.repository = repository;
         jobs.stream().sorted(Comparator.comparing(Job::getName)).forEach(job -> this.jobs.put(job.getName(), job));
         this.queue = queue;
         this.workerId = workerId;
+        this.staleAfter = staleAfter;
     }
 
     public Set<String> jobNames() {
@@ -94,6 +104,15 @@ public class JobControl {
             throw new JobControlException(JobControlException.Kind.NOT_FOUND,
                 "job " + execution.getJobInstance().getJobName() + " is not known here");
         }
+        if (execution.isRunning()) {
+            if (!stale(execution)) {
+                throw new JobControlException(JobControlException.Kind.CONFLICT, "execution " + executionId
+                    + " is still running; stop it first");
+            }
+            // its instance died mid-run: mark it FAILED so that it can be restarted
+            log.warn("execution {} shows no progress for over {}; recovering it as FAILED", executionId, staleAfter);
+            execution = operator.recover(execution);
+        }
         try {
             JobExecution restarted = operator.restart(execution);
             log.info("restarted execution {} as {}", executionId, restarted.getId());
@@ -117,7 +136,25 @@ public class JobControl {
     /** Executions of the job currently running anywhere (the job repository is shared). */
     public List<JobExecution> running(String jobName) {
         return repository.findRunningJobExecutions(job(jobName).getName()).stream()
+            .filter(e -> !stale(e))
             .sorted(Comparator.comparingLong(JobExecution::getId)).toList();
+    }
+
+    /** Executions still marked running whose instance died (no progress for {@code staleAfter}); restartable. */
+    public List<JobExecution> stale(String jobName) {
+        return repository.findRunningJobExecutions(job(jobName).getName()).stream()
+            .filter(this::stale)
+            .sorted(Comparator.comparingLong(JobExecution::getId)).toList();
+    }
+
+    boolean stale(JobExecution execution) {
+        LocalDateTime last = execution.getLastUpdated() != null ? execution.getLastUpdated() : execution.getCreateTime();
+        for (StepExecution step : execution.getStepExecutions()) {
+            if (step.getLastUpdated() != null && (last == null || step.getLastUpdated().isAfter(last))) {
+                last = step.getLastUpdated();
+            }
+        }
+        return last != null && last.isBefore(LocalDateTime.now().minus(staleAfter));
     }
 
     /** Whether this instance (worker) has a run of the job in progress. */

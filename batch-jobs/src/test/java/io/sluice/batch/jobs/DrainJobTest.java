@@ -197,6 +197,32 @@ class DrainJobTest extends BatchContextTest {
     }
 
     @Test
+    void aRunWhoseInstanceDiedIsRecoveredOnRestart() {
+        String q = uniqueQueue();
+        for (int i = 0; i < 20; i++) {
+            deferred(q, i, 0);
+        }
+        AtomicBoolean crashed = new AtomicBoolean();
+        gateway.script(prompt -> {
+            if (prompt.equals(question(q, 17)) && crashed.compareAndSet(false, true)) {
+                throw new IllegalStateException("simulated crash");
+            }
+            return null;
+        });
+        JobExecution failed = finished(drain(q, Map.of()).getId());
+        // what a JVM killed mid-run leaves behind: the run still marked STARTED, not updated since
+        jdbc.update("UPDATE batch_job_execution SET status = 'STARTED', end_time = NULL, last_updated = now() - interval '1 hour' WHERE job_execution_id = ?", failed.getId());
+        jdbc.update("UPDATE batch_step_execution SET status = 'STARTED', end_time = NULL, last_updated = now() - interval '1 hour' WHERE job_execution_id = ?", failed.getId());
+        assertThat(jobs.stale(DrainJobConfiguration.JOB_NAME)).extracting(JobExecution::getId).contains(failed.getId());
+        assertThat(jobs.running(DrainJobConfiguration.JOB_NAME)).extracting(JobExecution::getId).doesNotContain(failed.getId());
+
+        JobExecution restarted = finished(jobs.restart(failed.getId()).getId());
+
+        assertThat(restarted.getStatus()).isEqualTo(BatchStatus.COMPLETED);
+        assertThat(queue.depth(q)).containsOnly(Map.entry(WorkState.DONE, 20L));
+    }
+
+    @Test
     void withoutAnUsableGatewayTheDrainLeavesTheQueueUntouched() {
         String q = uniqueQueue();
         deferred(q, 1, 0);

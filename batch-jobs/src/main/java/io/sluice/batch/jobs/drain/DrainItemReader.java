@@ -40,6 +40,7 @@ public class DrainItemReader implements ItemStreamReader<ClaimedItem>, StepExecu
     public static final String NOOP = "NOOP";
 
     private static final Logger log = LoggerFactory.getLogger(DrainItemReader.class);
+    private static final java.util.concurrent.atomic.AtomicBoolean WARNED_IDLE = new java.util.concurrent.atomic.AtomicBoolean();
 
     private final WorkQueue queue;
     private final ObjectProvider<LlmGateway> gateway;
@@ -87,9 +88,11 @@ public class DrainItemReader implements ItemStreamReader<ClaimedItem>, StepExecu
         owner = workerId + "/exec-" + executionId;
         LlmGateway llm = gateway.getIfAvailable();
         idle = llm == null || !llm.available();
-        if (idle) {
-            log.warn("work-queue drain on queue '{}': no LLM gateway {}; leaving the queue untouched", queueName,
-                llm == null ? "is configured" : "is available");
+        if (idle && !WARNED_IDLE.getAndSet(true)) {
+            log.warn("work-queue drain on queue '{}': no LLM gateway {}; leaving the queue untouched (runs end as NOOP"
+                + " until one is)", queueName, llm == null ? "is configured" : "is available");
+        } else if (idle) {
+            log.debug("work-queue drain on queue '{}': no usable LLM gateway, NOOP", queueName);
         }
     }
 
