@@ -156,6 +156,34 @@ public class WorkQueue {
     }
 
     /**
+     * {@link #complete} for many items in one JDBC batch; element i tells whether item i was still ours.
+     */
+    public boolean[] completeAll(List<ClaimedItem> items, List<String> resultsJson) {
+        int[] counts = jdbc.batchUpdate("""
+            UPDATE work_item SET state = 'DONE', result = ?::jsonb, progress = 100, completed_at = clock_timestamp(), updated_at = clock_timestamp(),
+                   locked_by = NULL, lease_token = NULL, locked_until = NULL
+            WHERE id = ? AND lease_token = ? AND state = 'RUNNING'""", new org.springframework.jdbc.core.BatchPreparedStatementSetter() {
+            @Override
+            public void setValues(java.sql.PreparedStatement ps, int i) throws SQLException {
+                ps.setString(1, resultsJson.get(i));
+                ps.setLong(2, items.get(i).id());
+                ps.setObject(3, items.get(i).leaseToken());
+            }
+
+            @Override
+            public int getBatchSize() {
+                return items.size();
+            }
+        });
+        boolean[] owned = new boolean[counts.length];
+        for (int i = 0; i < counts.length; i++) {
+            owned[i] = counts[i] == 1;
+            count(owned[i] ? QueueMetrics::completed : QueueMetrics::leaseLost);
+        }
+        return owned;
+    }
+
+    /**
      * Records a failed attempt: back to the queue after the backoff, or to dead-letter when this was the
      * last attempt.
      */

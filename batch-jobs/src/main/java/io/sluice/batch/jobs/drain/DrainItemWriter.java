@@ -1,6 +1,8 @@
 package io.sluice.batch.jobs.drain;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import io.sluice.batch.jobs.drain.DrainResult.ConversationSummary;
@@ -44,14 +46,59 @@ public class DrainItemWriter implements ItemWriter<DrainResult> {
 
     @Override
     public void write(Chunk<? extends DrainResult> chunk) {
+        List<DrainResult.Completed> completed = new ArrayList<>();
         for (DrainResult result : chunk) {
-            if (result instanceof DrainResult.Completed completed) {
-                store(completed);
-            } else if (result instanceof DrainResult.Failed failed) {
+            if (result instanceof DrainResult.Completed c) {
+                completed.add(c);
+            }
+        }
+        if (!completed.isEmpty()) {
+            try {
+                savepoint.executeWithoutResult(status -> storeAll(completed));
+            } catch (DataIntegrityViolationException e) {
+                // one of them cannot be stored: store one by one so that only that one is dead-lettered
+                completed.forEach(this::store);
+            }
+        }
+        for (DrainResult result : chunk) {
+            if (result instanceof DrainResult.Failed failed) {
                 queue.fail(failed.item(), failed.reason());
             } else if (result instanceof DrainResult.Requeued requeued) {
                 queue.requeue(requeued.item(), requeued.delay());
             }
+        }
+    }
+
+    /** The fast path: the chunk's completions in a few JDBC batches. */
+    private void storeAll(List<DrainResult.Completed> completed) {
+        boolean[] owned = queue.completeAll(completed.stream().map(DrainResult.Completed::item).toList(),
+            completed.stream().map(DrainItemWriter::resultJson).toList());
+        List<Object[]> conversations = new ArrayList<>();
+        List<Object[]> documents = new ArrayList<>();
+        List<Object[]> answers = new ArrayList<>();
+        for (int i = 0; i < completed.size(); i++) {
+            if (!owned[i]) {
+                continue; // lease lost: the current holder stores its own result
+            }
+            DrainResult.Completed c = completed.get(i);
+            if (c.subject() instanceof ConversationSummary s) {
+                conversations.add(new Object[] {c.item().id(), s.conversationId(), c.text(), c.model()});
+            } else if (c.subject() instanceof DocumentSummary s) {
+                documents.add(new Object[] {c.item().id(), s.documentId(), c.text(), c.model()});
+            } else if (c.subject() instanceof DeferredAnswer a) {
+                answers.add(new Object[] {a.ticket(), c.item().id(), a.conversationId(), a.question(), c.text(), c.model()});
+            }
+        }
+        if (!conversations.isEmpty()) {
+            jdbc.batchUpdate("INSERT INTO summary (work_item_id, conversation_id, content, model) VALUES (?, ?, ?, ?)", conversations);
+        }
+        if (!documents.isEmpty()) {
+            jdbc.batchUpdate("INSERT INTO summary (work_item_id, document_id, content, model) VALUES (?, ?, ?, ?)", documents);
+        }
+        if (!answers.isEmpty()) {
+            jdbc.batchUpdate("""
+                INSERT INTO deferred_answer (ticket, work_item_id, conversation_id, question, answer, model)
+                VALUES (?, ?, ?, ?, ?, ?)""", answers);
         }
     }
 
