@@ -222,6 +222,37 @@ class DrainJobTest extends BatchContextTest {
         assertThat(queue.depth(q)).containsOnly(Map.entry(WorkState.DONE, 20L));
     }
 
+    @Autowired
+    io.sluice.batch.jobs.drain.DrainItemWriter writer;
+
+    @Autowired
+    org.springframework.transaction.PlatformTransactionManager transactionManager;
+
+    @Test
+    void aResultThatCannotBeStoredDeadLettersOnlyItsOwnItem() {
+        String q = uniqueQueue();
+        UUID conversation = TestData.conversation(jdbc, "hello", "hi");
+        UUID vanished = UUID.randomUUID(); // e.g. the conversation was deleted while the summary was being written
+        queue.enqueue(NewWorkItem.of(q, "summarize_conversation", "{\"conversationId\": \"" + conversation + "\"}"));
+        queue.enqueue(NewWorkItem.of(q, "summarize_conversation", "{\"conversationId\": \"" + vanished + "\"}"));
+        List<io.sluice.batch.queue.ClaimedItem> claimed = queue.claim(q, 2, "writer-test", Duration.ofMinutes(1));
+        var results = new org.springframework.batch.infrastructure.item.Chunk<io.sluice.batch.jobs.drain.DrainResult>();
+        results.add(new io.sluice.batch.jobs.drain.DrainResult.Completed(claimed.get(0),
+            new io.sluice.batch.jobs.drain.DrainResult.ConversationSummary(conversation), "fine", "m"));
+        results.add(new io.sluice.batch.jobs.drain.DrainResult.Completed(claimed.get(1),
+            new io.sluice.batch.jobs.drain.DrainResult.ConversationSummary(vanished), "orphan", "m"));
+
+        new org.springframework.transaction.support.TransactionTemplate(transactionManager)
+            .executeWithoutResult(status -> writer.write(results));
+
+        assertThat(queue.find(claimed.get(0).id()).orElseThrow().state()).isEqualTo(WorkState.DONE);
+        WorkItem dead = queue.find(claimed.get(1).id()).orElseThrow();
+        assertThat(dead.state()).isEqualTo(WorkState.DEAD);
+        assertThat(dead.lastError()).startsWith("result could not be stored");
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM summary WHERE conversation_id = ?", Long.class, conversation))
+            .isEqualTo(1);
+    }
+
     @Test
     void withoutAnUsableGatewayTheDrainLeavesTheQueueUntouched() {
         String q = uniqueQueue();
