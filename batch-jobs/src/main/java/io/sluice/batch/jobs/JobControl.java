@@ -18,11 +18,11 @@ import io.sluice.batch.queue.WorkQueue;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.batch.core.BatchStatus;
 import org.springframework.batch.core.job.Job;
 import org.springframework.batch.core.job.JobExecution;
 import org.springframework.batch.core.job.parameters.JobParameters;
 import org.springframework.batch.core.job.parameters.JobParametersBuilder;
-import org.springframework.batch.core.launch.JobExecutionNotRunningException;
 import org.springframework.batch.core.launch.JobOperator;
 import org.springframework.batch.core.repository.JobRepository;
 import org.springframework.batch.core.step.StepExecution;
@@ -81,20 +81,34 @@ public class JobControl {
         }
     }
 
-    /** Asks a running execution to stop after its current chunk. */
+    /**
+     * Asks a running execution to stop: it is marked STOPPING in the shared job repository, and its step
+     * (on whichever instance runs it) stops at its next chunk commit, giving back what it holds. The
+     * operator's own stop also rewrites the live step execution, which races with the running step
+     * (optimistic locking) and can turn a clean stop into a failure; this avoids that.
+     */
     public JobExecution stop(long executionId) {
-        JobExecution execution = execution(executionId);
-        try {
-            operator.stop(execution);
-        } catch (OptimisticLockingFailureException e) {
-            // The job execution is already marked STOPPING (the running step sees it at its next chunk
-            // commit); only the operator's extra update of the live step execution raced with that step.
-            log.debug("stop of execution {} raced with its running step: {}", executionId, e.getMessage());
-        } catch (JobExecutionNotRunningException e) {
-            throw new JobControlException(JobControlException.Kind.CONFLICT,
-                "execution " + executionId + " is not running (" + execution.getStatus() + ")");
+        for (int attempt = 0; ; attempt++) {
+            JobExecution execution = execution(executionId);
+            if (execution.getStatus() == BatchStatus.STOPPING) {
+                return execution;
+            }
+            if (execution.getStatus() != BatchStatus.STARTED && execution.getStatus() != BatchStatus.STARTING) {
+                throw new JobControlException(JobControlException.Kind.CONFLICT,
+                    "execution " + executionId + " is not running (" + execution.getStatus() + ")");
+            }
+            execution.setStatus(BatchStatus.STOPPING);
+            try {
+                repository.update(execution);
+                log.info("stop requested for execution {}", executionId);
+                return execution(executionId);
+            } catch (OptimisticLockingFailureException e) {
+                if (attempt >= 3) {
+                    throw e;
+                }
+                // the running job updated it at the same moment: read it again and retry
+            }
         }
-        return execution(executionId);
     }
 
     /** Restarts a failed or stopped execution: its instance continues from the last committed chunk. */

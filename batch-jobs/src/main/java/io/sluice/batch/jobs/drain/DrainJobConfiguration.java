@@ -74,7 +74,8 @@ public class DrainJobConfiguration {
             .build();
     }
 
-    @Bean
+    /** No inferred destroy method: only the step closes the reader (closing gives back its items). */
+    @Bean(destroyMethod = "")
     @StepScope
     DrainItemReader drainItemReader(WorkQueue queue, ObjectProvider<LlmGateway> gateway, SluiceBatchProperties properties,
             @Value("#{jobParameters['queue']}") String queueName,
