@@ -22,6 +22,26 @@ public class BatchTestApplication {
         return new FakeLlmGateway();
     }
 
+    /** Interactive occupancy a test sets by hand (the gateway's real signal is tested separately). */
+    @Bean
+    SettableOccupancy settableOccupancy() {
+        return new SettableOccupancy();
+    }
+
+    public static class SettableOccupancy implements io.sluice.batch.yield.InteractiveOccupancy {
+
+        private volatile double value = -1;
+
+        @Override
+        public double occupancy() {
+            return value;
+        }
+
+        public void set(double occupancy) {
+            this.value = occupancy;
+        }
+    }
+
     /** Properties every batch test context uses (short backoff and linger so tests stay fast). */
     public static Map<String, Object> properties() {
         Map<String, Object> p = new HashMap<>();

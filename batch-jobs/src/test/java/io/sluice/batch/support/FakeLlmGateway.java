@@ -91,6 +91,10 @@ public class FakeLlmGateway implements LlmGateway {
         return lanes;
     }
 
+    public int inFlight() {
+        return inFlight.get();
+    }
+
     public int maxInFlight() {
         return maxInFlight.get();
     }
