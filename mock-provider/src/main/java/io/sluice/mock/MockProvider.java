@@ -204,6 +204,11 @@ public final class MockProvider implements AutoCloseable {
                 return;
             }
             sleep(latency(s, random));
+            if (s.failingModels().contains(model)) {
+                errors.incrementAndGet();
+                respond(exchange, 500, error("model " + model + " is failing"), "application/json");
+                return;
+            }
             if (random.nextDouble() < s.errorRate()) {
                 errors.incrementAndGet();
                 int status = s.errorStatuses().get(random.nextInt(s.errorStatuses().size()));

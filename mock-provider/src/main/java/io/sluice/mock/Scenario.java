@@ -22,6 +22,7 @@ import java.util.List;
  * @param completionTokens     tokens of a generated answer (capped by the request's max_tokens)
  * @param responseText         fixed answer text (null = generated "tok0 tok1 ...")
  * @param cutStreamAfterTokens a stream is cut (no finish_reason, no [DONE]) after this many tokens (-1 = never)
+ * @param failingModels        models that always answer 500 (to exercise fallback chains)
  */
 public record Scenario(
         long seed,
@@ -42,7 +43,8 @@ public record Scenario(
         long tpmWindowMs,
         int completionTokens,
         String responseText,
-        int cutStreamAfterTokens) {
+        int cutStreamAfterTokens,
+        List<String> failingModels) {
 
     public enum Latency { FIXED, NORMAL, LONG_TAIL }
 
@@ -51,6 +53,7 @@ public record Scenario(
         errorStatuses = errorStatuses == null || errorStatuses.isEmpty() ? List.of(500, 502, 503) : List.copyOf(errorStatuses);
         tpmWindowMs = tpmWindowMs <= 0 ? 60_000 : tpmWindowMs;
         completionTokens = completionTokens <= 0 ? 16 : completionTokens;
+        failingModels = failingModels == null ? List.of() : List.copyOf(failingModels);
         requireRate("errorRate", errorRate);
         requireRate("rateLimitRate", rateLimitRate);
         requireRate("malformedRate", malformedRate);
@@ -69,62 +72,66 @@ public record Scenario(
 
     /** A healthy, instant provider: 16-token answers, no errors, no caps. */
     public static Scenario healthy() {
-        return new Scenario(42, Latency.FIXED, 0, 0, 0, 0, 0, 0, null, 0, 1, false, 0, 0, 0, 60_000, 16, null, -1);
+        return new Scenario(42, Latency.FIXED, 0, 0, 0, 0, 0, 0, null, 0, 1, false, 0, 0, 0, 60_000, 16, null, -1, List.of());
     }
 
     public Scenario withSeed(long v) {
-        return new Scenario(v, latency, latencyMs, latencyStdDevMs, tailProbability, tailMs, interTokenDelayMs, errorRate, errorStatuses, rateLimitRate, retryAfterSeconds, hang, malformedRate, concurrencyCap, tpmCap, tpmWindowMs, completionTokens, responseText, cutStreamAfterTokens);
+        return new Scenario(v, latency, latencyMs, latencyStdDevMs, tailProbability, tailMs, interTokenDelayMs, errorRate, errorStatuses, rateLimitRate, retryAfterSeconds, hang, malformedRate, concurrencyCap, tpmCap, tpmWindowMs, completionTokens, responseText, cutStreamAfterTokens, failingModels);
     }
 
     public Scenario withFixedLatency(long ms) {
-        return new Scenario(seed, Latency.FIXED, ms, 0, 0, 0, interTokenDelayMs, errorRate, errorStatuses, rateLimitRate, retryAfterSeconds, hang, malformedRate, concurrencyCap, tpmCap, tpmWindowMs, completionTokens, responseText, cutStreamAfterTokens);
+        return new Scenario(seed, Latency.FIXED, ms, 0, 0, 0, interTokenDelayMs, errorRate, errorStatuses, rateLimitRate, retryAfterSeconds, hang, malformedRate, concurrencyCap, tpmCap, tpmWindowMs, completionTokens, responseText, cutStreamAfterTokens, failingModels);
     }
 
     public Scenario withNormalLatency(long meanMs, long stdDevMs) {
-        return new Scenario(seed, Latency.NORMAL, meanMs, stdDevMs, 0, 0, interTokenDelayMs, errorRate, errorStatuses, rateLimitRate, retryAfterSeconds, hang, malformedRate, concurrencyCap, tpmCap, tpmWindowMs, completionTokens, responseText, cutStreamAfterTokens);
+        return new Scenario(seed, Latency.NORMAL, meanMs, stdDevMs, 0, 0, interTokenDelayMs, errorRate, errorStatuses, rateLimitRate, retryAfterSeconds, hang, malformedRate, concurrencyCap, tpmCap, tpmWindowMs, completionTokens, responseText, cutStreamAfterTokens, failingModels);
     }
 
     public Scenario withLongTailLatency(long ms, double tailShare, long tailLatencyMs) {
-        return new Scenario(seed, Latency.LONG_TAIL, ms, 0, tailShare, tailLatencyMs, interTokenDelayMs, errorRate, errorStatuses, rateLimitRate, retryAfterSeconds, hang, malformedRate, concurrencyCap, tpmCap, tpmWindowMs, completionTokens, responseText, cutStreamAfterTokens);
+        return new Scenario(seed, Latency.LONG_TAIL, ms, 0, tailShare, tailLatencyMs, interTokenDelayMs, errorRate, errorStatuses, rateLimitRate, retryAfterSeconds, hang, malformedRate, concurrencyCap, tpmCap, tpmWindowMs, completionTokens, responseText, cutStreamAfterTokens, failingModels);
     }
 
     public Scenario withInterTokenDelay(long ms) {
-        return new Scenario(seed, latency, latencyMs, latencyStdDevMs, tailProbability, tailMs, ms, errorRate, errorStatuses, rateLimitRate, retryAfterSeconds, hang, malformedRate, concurrencyCap, tpmCap, tpmWindowMs, completionTokens, responseText, cutStreamAfterTokens);
+        return new Scenario(seed, latency, latencyMs, latencyStdDevMs, tailProbability, tailMs, ms, errorRate, errorStatuses, rateLimitRate, retryAfterSeconds, hang, malformedRate, concurrencyCap, tpmCap, tpmWindowMs, completionTokens, responseText, cutStreamAfterTokens, failingModels);
     }
 
     public Scenario withErrors(double rate, Integer... statuses) {
-        return new Scenario(seed, latency, latencyMs, latencyStdDevMs, tailProbability, tailMs, interTokenDelayMs, rate, List.of(statuses), rateLimitRate, retryAfterSeconds, hang, malformedRate, concurrencyCap, tpmCap, tpmWindowMs, completionTokens, responseText, cutStreamAfterTokens);
+        return new Scenario(seed, latency, latencyMs, latencyStdDevMs, tailProbability, tailMs, interTokenDelayMs, rate, List.of(statuses), rateLimitRate, retryAfterSeconds, hang, malformedRate, concurrencyCap, tpmCap, tpmWindowMs, completionTokens, responseText, cutStreamAfterTokens, failingModels);
     }
 
     public Scenario withRateLimited(double rate, int retryAfter) {
-        return new Scenario(seed, latency, latencyMs, latencyStdDevMs, tailProbability, tailMs, interTokenDelayMs, errorRate, errorStatuses, rate, retryAfter, hang, malformedRate, concurrencyCap, tpmCap, tpmWindowMs, completionTokens, responseText, cutStreamAfterTokens);
+        return new Scenario(seed, latency, latencyMs, latencyStdDevMs, tailProbability, tailMs, interTokenDelayMs, errorRate, errorStatuses, rate, retryAfter, hang, malformedRate, concurrencyCap, tpmCap, tpmWindowMs, completionTokens, responseText, cutStreamAfterTokens, failingModels);
     }
 
     public Scenario withHang(boolean v) {
-        return new Scenario(seed, latency, latencyMs, latencyStdDevMs, tailProbability, tailMs, interTokenDelayMs, errorRate, errorStatuses, rateLimitRate, retryAfterSeconds, v, malformedRate, concurrencyCap, tpmCap, tpmWindowMs, completionTokens, responseText, cutStreamAfterTokens);
+        return new Scenario(seed, latency, latencyMs, latencyStdDevMs, tailProbability, tailMs, interTokenDelayMs, errorRate, errorStatuses, rateLimitRate, retryAfterSeconds, v, malformedRate, concurrencyCap, tpmCap, tpmWindowMs, completionTokens, responseText, cutStreamAfterTokens, failingModels);
     }
 
     public Scenario withMalformed(double rate) {
-        return new Scenario(seed, latency, latencyMs, latencyStdDevMs, tailProbability, tailMs, interTokenDelayMs, errorRate, errorStatuses, rateLimitRate, retryAfterSeconds, hang, rate, concurrencyCap, tpmCap, tpmWindowMs, completionTokens, responseText, cutStreamAfterTokens);
+        return new Scenario(seed, latency, latencyMs, latencyStdDevMs, tailProbability, tailMs, interTokenDelayMs, errorRate, errorStatuses, rateLimitRate, retryAfterSeconds, hang, rate, concurrencyCap, tpmCap, tpmWindowMs, completionTokens, responseText, cutStreamAfterTokens, failingModels);
     }
 
     public Scenario withConcurrencyCap(int cap) {
-        return new Scenario(seed, latency, latencyMs, latencyStdDevMs, tailProbability, tailMs, interTokenDelayMs, errorRate, errorStatuses, rateLimitRate, retryAfterSeconds, hang, malformedRate, cap, tpmCap, tpmWindowMs, completionTokens, responseText, cutStreamAfterTokens);
+        return new Scenario(seed, latency, latencyMs, latencyStdDevMs, tailProbability, tailMs, interTokenDelayMs, errorRate, errorStatuses, rateLimitRate, retryAfterSeconds, hang, malformedRate, cap, tpmCap, tpmWindowMs, completionTokens, responseText, cutStreamAfterTokens, failingModels);
     }
 
     public Scenario withTpmCap(long cap, long windowMs) {
-        return new Scenario(seed, latency, latencyMs, latencyStdDevMs, tailProbability, tailMs, interTokenDelayMs, errorRate, errorStatuses, rateLimitRate, retryAfterSeconds, hang, malformedRate, concurrencyCap, cap, windowMs, completionTokens, responseText, cutStreamAfterTokens);
+        return new Scenario(seed, latency, latencyMs, latencyStdDevMs, tailProbability, tailMs, interTokenDelayMs, errorRate, errorStatuses, rateLimitRate, retryAfterSeconds, hang, malformedRate, concurrencyCap, cap, windowMs, completionTokens, responseText, cutStreamAfterTokens, failingModels);
     }
 
     public Scenario withCompletionTokens(int tokens) {
-        return new Scenario(seed, latency, latencyMs, latencyStdDevMs, tailProbability, tailMs, interTokenDelayMs, errorRate, errorStatuses, rateLimitRate, retryAfterSeconds, hang, malformedRate, concurrencyCap, tpmCap, tpmWindowMs, tokens, responseText, cutStreamAfterTokens);
+        return new Scenario(seed, latency, latencyMs, latencyStdDevMs, tailProbability, tailMs, interTokenDelayMs, errorRate, errorStatuses, rateLimitRate, retryAfterSeconds, hang, malformedRate, concurrencyCap, tpmCap, tpmWindowMs, tokens, responseText, cutStreamAfterTokens, failingModels);
     }
 
     public Scenario withResponseText(String text) {
-        return new Scenario(seed, latency, latencyMs, latencyStdDevMs, tailProbability, tailMs, interTokenDelayMs, errorRate, errorStatuses, rateLimitRate, retryAfterSeconds, hang, malformedRate, concurrencyCap, tpmCap, tpmWindowMs, completionTokens, text, cutStreamAfterTokens);
+        return new Scenario(seed, latency, latencyMs, latencyStdDevMs, tailProbability, tailMs, interTokenDelayMs, errorRate, errorStatuses, rateLimitRate, retryAfterSeconds, hang, malformedRate, concurrencyCap, tpmCap, tpmWindowMs, completionTokens, text, cutStreamAfterTokens, failingModels);
     }
 
     public Scenario withCutStreamAfter(int tokens) {
-        return new Scenario(seed, latency, latencyMs, latencyStdDevMs, tailProbability, tailMs, interTokenDelayMs, errorRate, errorStatuses, rateLimitRate, retryAfterSeconds, hang, malformedRate, concurrencyCap, tpmCap, tpmWindowMs, completionTokens, responseText, tokens);
+        return new Scenario(seed, latency, latencyMs, latencyStdDevMs, tailProbability, tailMs, interTokenDelayMs, errorRate, errorStatuses, rateLimitRate, retryAfterSeconds, hang, malformedRate, concurrencyCap, tpmCap, tpmWindowMs, completionTokens, responseText, tokens, failingModels);
+    }
+
+    public Scenario withFailingModels(String... models) {
+        return new Scenario(seed, latency, latencyMs, latencyStdDevMs, tailProbability, tailMs, interTokenDelayMs, errorRate, errorStatuses, rateLimitRate, retryAfterSeconds, hang, malformedRate, concurrencyCap, tpmCap, tpmWindowMs, completionTokens, responseText, cutStreamAfterTokens, List.of(models));
     }
 }
