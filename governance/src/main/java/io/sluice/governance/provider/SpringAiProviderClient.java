@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
+import com.openai.errors.OpenAIInvalidDataException;
 import com.openai.errors.OpenAIIoException;
 import com.openai.errors.OpenAIServiceException;
 
@@ -176,6 +177,10 @@ public final class SpringAiProviderClient implements ProviderClient {
                 }
                 ProviderResult.Kind kind = status >= 500 ? ProviderResult.Kind.SERVER_ERROR : ProviderResult.Kind.CLIENT_ERROR;
                 return new ProviderResult.Failed(kind, "HTTP " + status, headers);
+            }
+            if (t instanceof OpenAIInvalidDataException || t.getClass().getName().startsWith("com.fasterxml.jackson.")
+                    || t.getClass().getName().startsWith("tools.jackson.")) {
+                return new ProviderResult.Failed(ProviderResult.Kind.UNPARSABLE, "unparsable answer: " + t.getMessage(), headers);
             }
             if (t instanceof OpenAIIoException || t instanceof IOException) {
                 return new ProviderResult.Failed(tap.cancelled() ? ProviderResult.Kind.TIMEOUT : ProviderResult.Kind.IO,

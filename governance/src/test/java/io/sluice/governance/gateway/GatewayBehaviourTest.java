@@ -1,0 +1,132 @@
+package io.sluice.governance.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Set;
+
+import io.sluice.governance.gateway.LlmOutcome.Reason;
+import io.sluice.governance.intent.IntentParser;
+import io.sluice.mock.Scenario;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** How one governed call behaves against real Redis and the mock provider. */
+class GatewayBehaviourTest {
+
+    private final GatewayFixture fixture = new GatewayFixture();
+
+    @AfterEach
+    void close() {
+        fixture.close();
+    }
+
+    @Test
+    void aHealthyProviderAnswersThroughTheGatewayAndThePermitIsReturned() {
+        GatewayFixture.Instance instance = fixture.instance();
+
+        LlmOutcome outcome = instance.gateway().call(GatewayFixture.ask(Lane.INTERACTIVE, "hello there", 8));
+
+        assertThat(outcome).isInstanceOfSatisfying(LlmOutcome.Answered.class, answered -> {
+            assertThat(answered.text()).startsWith("tok0 ");
+            assertThat(answered.model()).isEqualTo(GatewayFixture.PRIMARY_MODEL);
+            assertThat(answered.completionTokens()).isEqualTo(8);
+            assertThat(answered.attempts()).isEqualTo(1);
+            assertThat(answered.fallbackModel()).isFalse();
+        });
+        assertThat(instance.assembly().permits().inUse("interactive")).isZero();
+    }
+
+    @Test
+    void aServerErrorIsRetriedOnceImmediatelyThenDegrades() {
+        GatewayFixture.Instance instance = fixture.instance();
+        fixture.mock.scenario(Scenario.healthy().withErrors(1.0, 503));
+
+        LlmOutcome outcome = instance.gateway().call(GatewayFixture.ask(Lane.INTERACTIVE, "hello", 8));
+
+        assertThat(outcome).isEqualTo(new LlmOutcome.Degraded(Reason.PROVIDER_ERROR, "SERVER_ERROR: HTTP 503"));
+        assertThat(fixture.mock.counters().requests()).isEqualTo(2);
+    }
+
+    @Test
+    void aFailingPrimaryFallsBackToTheLightModelWithoutRestartingItsRetries() {
+        fixture.primaryFallsBackToLight = true;
+        GatewayFixture.Instance instance = fixture.instance();
+        fixture.mock.scenario(Scenario.healthy().withFailingModels(GatewayFixture.PRIMARY_MODEL));
+
+        LlmOutcome outcome = instance.gateway().call(GatewayFixture.ask(Lane.INTERACTIVE, "hello", 8));
+
+        assertThat(outcome).isInstanceOfSatisfying(LlmOutcome.Answered.class, answered -> {
+            assertThat(answered.model()).isEqualTo(GatewayFixture.LIGHT_MODEL);
+            assertThat(answered.fallbackModel()).isTrue();
+            assertThat(answered.attempts()).isEqualTo(3);
+        });
+        assertThat(fixture.mock.counters().requests()).isEqualTo(3);
+    }
+
+    @Test
+    void whenTheWholeChainFailsTheCallerGetsATypedDegradedOutcome() {
+        fixture.primaryFallsBackToLight = true;
+        GatewayFixture.Instance instance = fixture.instance();
+        fixture.mock.scenario(Scenario.healthy().withFailingModels(GatewayFixture.PRIMARY_MODEL, GatewayFixture.LIGHT_MODEL));
+
+        LlmOutcome outcome = instance.gateway().call(GatewayFixture.ask(Lane.INTERACTIVE, "hello", 8));
+
+        assertThat(outcome).isInstanceOf(LlmOutcome.Degraded.class);
+        assertThat(fixture.mock.counters().requests()).isEqualTo(4);
+    }
+
+    @Test
+    void theClusterRetryBudgetStopsRetriesWhenSpent() {
+        fixture.retryRatio = 0;
+        fixture.minRetries = 0;
+        GatewayFixture.Instance instance = fixture.instance();
+        fixture.mock.scenario(Scenario.healthy().withErrors(1.0, 500));
+
+        instance.gateway().call(GatewayFixture.ask(Lane.INTERACTIVE, "hello", 8));
+
+        assertThat(fixture.mock.counters().requests()).isEqualTo(1);
+    }
+
+    @Test
+    void aMalformedBodyIsUnparsable() {
+        fixture.lane(Lane.INTERACTIVE).retries = 0;
+        GatewayFixture.Instance instance = fixture.instance();
+        fixture.mock.scenario(Scenario.healthy().withMalformed(1.0));
+
+        LlmOutcome outcome = instance.gateway().call(GatewayFixture.ask(Lane.INTERACTIVE, "hello", 8));
+
+        assertThat(outcome).isInstanceOfSatisfying(LlmOutcome.Degraded.class,
+            degraded -> assertThat(degraded.reason()).isEqualTo(Reason.UNPARSABLE));
+    }
+
+    @Test
+    void anIntentOutsideTheWhitelistIsAFailureOfTheIntentLane() {
+        fixture.lane(Lane.INTENT).breakerFailures = 3;
+        GatewayFixture.Instance instance = fixture.instance();
+        fixture.mock.scenario(Scenario.healthy().withResponseText("{\"intent\":\"weather\",\"confidence\":0.9}"));
+        LlmRequest request = GatewayFixture.ask(Lane.INTENT, "what is it?", 32).withCheck(IntentParser.check(Set.of("refund")));
+
+        LlmOutcome outcome = instance.gateway().call(request);
+
+        assertThat(outcome).isInstanceOfSatisfying(LlmOutcome.Degraded.class, degraded -> {
+            assertThat(degraded.reason()).isEqualTo(Reason.UNPARSABLE);
+            assertThat(degraded.detail()).contains("UNKNOWN_INTENT");
+        });
+        assertThat(fixture.mock.counters().requests()).isEqualTo(2);
+    }
+
+    @Test
+    void aLocalQpsRuleRefusalIsSaturatedAndNeverRetried() {
+        fixture.lane(Lane.INTERACTIVE).qps = 1;
+        GatewayFixture.Instance instance = fixture.instance();
+
+        LlmOutcome first = instance.gateway().call(GatewayFixture.ask(Lane.INTERACTIVE, "hello", 8));
+        LlmOutcome second = instance.gateway().call(GatewayFixture.ask(Lane.INTERACTIVE, "hello", 8));
+
+        assertThat(first).isInstanceOf(LlmOutcome.Answered.class);
+        assertThat(second).isInstanceOfSatisfying(LlmOutcome.Saturated.class,
+            saturated -> assertThat(saturated.reason()).contains("local guard"));
+        assertThat(fixture.mock.counters().requests()).isEqualTo(1);
+    }
+}
