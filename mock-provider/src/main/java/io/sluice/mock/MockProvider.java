@@ -81,6 +81,11 @@ public final class MockProvider implements AutoCloseable {
 
     /** Starts on 127.0.0.1 at the given port (0 = any free port). */
     public static MockProvider start(int port) {
+        // without TCP_NODELAY, headers and body leave in two small segments and the client's delayed
+        // ACK adds ~40 ms to every answer; read once by the JDK server, so set before the first server
+        if (System.getProperty("sun.net.httpserver.nodelay") == null) {
+            System.setProperty("sun.net.httpserver.nodelay", "true");
+        }
         try {
             HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 256);
             MockProvider provider = new MockProvider(server);

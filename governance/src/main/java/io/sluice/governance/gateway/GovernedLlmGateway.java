@@ -192,10 +192,9 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
                     reachedProvider = true;
                     ProviderResult result = provider.call(routes.providerModel(model), request.messages(),
                         request.maxTokens(), deadline.remaining());
-                    rateLimits.sync(model, result.rateLimit());
+                    settleThenSync(admitted, result);
                     if (result instanceof ProviderResult.Answered answered) {
                         String problem = request.check().problem(answered.text());
-                        settle(admitted, answered.promptTokens() + answered.completionTokens());
                         metrics.tokens(lane.lane(), model, answered.promptTokens(), answered.completionTokens());
                         if (problem == null) {
                             pass.success();
@@ -208,7 +207,6 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
                         failed(Reason.UNPARSABLE, "unusable answer: " + problem);
                     } else if (result instanceof ProviderResult.RateLimited limited) {
                         pass.success(); // a rate signal, not a failure: the breaker does not count it
-                        rateLimits.settle(admitted, 0);
                         Duration retryAfter = limited.retryAfter() != null ? limited.retryAfter() : Duration.ofSeconds(1);
                         if (limited.retryAfter() == null) {
                             rateLimits.coolDown(model, retryAfter); // with Retry-After, sync() already started it
@@ -222,8 +220,6 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
                     } else {
                         ProviderResult.Failed failure = (ProviderResult.Failed) result;
                         pass.failure(failure.kind().name());
-                        settle(admitted, failure.kind() == ProviderResult.Kind.TIMEOUT ? admitted.tokens()
-                            : TokenEstimate.prompt(request.messages()));
                         failed(reason(failure.kind()), failure.kind() + ": " + failure.detail());
                     }
                     if (!mayRetry(retries)) {
@@ -269,8 +265,25 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
             }
         }
 
-        private void settle(Admission.Admitted admitted, long tokens) {
-            rateLimits.settle(admitted, tokens > 0 ? tokens : admitted.tokens());
+        /**
+         * Settles the reservation to what the attempt cost (429: nothing; timeout: all of it, the
+         * provider may still be working; other failures: the prompt), then syncs the bucket from
+         * the provider's headers — in that order, so the headers are compared with settled usage.
+         */
+        private void settleThenSync(Admission.Admitted admitted, ProviderResult result) {
+            long tokens;
+            if (result instanceof ProviderResult.Answered answered) {
+                long used = answered.promptTokens() + answered.completionTokens();
+                tokens = used > 0 ? used : admitted.tokens();
+            } else if (result instanceof ProviderResult.RateLimited) {
+                tokens = 0;
+            } else if (((ProviderResult.Failed) result).kind() == ProviderResult.Kind.TIMEOUT) {
+                tokens = admitted.tokens();
+            } else {
+                tokens = TokenEstimate.prompt(request.messages());
+            }
+            rateLimits.settle(admitted, tokens);
+            rateLimits.sync(model, result.rateLimit());
         }
 
         private LlmOutcome degraded(Reason reason, String detail) {

@@ -30,6 +30,7 @@ public class ClusterPermits {
     private final IntSupplier knownInstances;
     private final Map<String, RPermitExpirableSemaphore> semaphores = new ConcurrentHashMap<>();
     private final Map<String, LocalShare> localShares = new ConcurrentHashMap<>();
+    private final Map<String, Semaphore> gates = new ConcurrentHashMap<>();
     private volatile long initialisedAtRecovery = -1;
 
     public ClusterPermits(RedissonClient redisson, PermitProperties properties) {
@@ -56,20 +57,43 @@ public class ClusterPermits {
     /** Takes one permit of the lane, waiting at most {@code wait}; empty when none freed up in time. */
     public Optional<PermitLease> tryAcquire(String lane, Duration wait) {
         PermitProperties.Lane policy = properties.lane(lane);
-        return guard.call(() -> {
-            RPermitExpirableSemaphore semaphore = semaphore(lane, policy);
-            String permitId;
-            try {
-                permitId = semaphore.tryAcquire(wait.toMillis(), policy.lease().toMillis(), TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return Optional.<PermitLease>empty();
+        long started = System.nanoTime();
+        // An instance never holds more than the lane's cluster size, so waiters queue locally first
+        // (fair, no I/O) and at most that many contend in Redis: no thundering herd on each release.
+        Semaphore gate = gates.computeIfAbsent(lane, l -> new Semaphore(policy.permits(), true));
+        try {
+            if (!gate.tryAcquire(wait.toNanos(), TimeUnit.NANOSECONDS)) {
+                return Optional.empty();
             }
-            if (permitId == null) {
-                return Optional.<PermitLease>empty();
-            }
-            return Optional.of(PermitLease.clustered(lane, permitId, semaphore, guard));
-        }, () -> localShare(lane, policy).tryAcquire(lane, wait));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        }
+        long remainingMillis = Math.max(0, (wait.toNanos() - (System.nanoTime() - started)) / 1_000_000);
+        Optional<PermitLease> lease;
+        try {
+            lease = guard.call(() -> {
+                RPermitExpirableSemaphore semaphore = semaphore(lane, policy);
+                String permitId;
+                try {
+                    permitId = semaphore.tryAcquire(remainingMillis, policy.lease().toMillis(), TimeUnit.MILLISECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return Optional.<PermitLease>empty();
+                }
+                if (permitId == null) {
+                    return Optional.<PermitLease>empty();
+                }
+                return Optional.of(PermitLease.clustered(lane, permitId, semaphore, guard, gate));
+            }, () -> localShare(lane, policy).tryAcquire(lane, Duration.ofMillis(remainingMillis), gate));
+        } catch (RuntimeException e) {
+            gate.release();
+            throw e;
+        }
+        if (lease.isEmpty()) {
+            gate.release();
+        }
+        return lease;
     }
 
     /** Permits of the lane currently held by anyone in the cluster (this instance's share when Redis is down). */
@@ -128,10 +152,10 @@ public class ClusterPermits {
             this.semaphore = new Semaphore(size, true);
         }
 
-        Optional<PermitLease> tryAcquire(String lane, Duration wait) {
+        Optional<PermitLease> tryAcquire(String lane, Duration wait, Semaphore gate) {
             try {
                 if (semaphore.tryAcquire(wait.toMillis(), TimeUnit.MILLISECONDS)) {
-                    return Optional.of(PermitLease.local(lane, semaphore));
+                    return Optional.of(PermitLease.local(lane, semaphore, gate));
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

@@ -17,22 +17,26 @@ public final class PermitLease implements AutoCloseable {
     private final RPermitExpirableSemaphore semaphore;
     private final RedisGuard guard;
     private final Semaphore local;
+    private final Semaphore gate;
     private final AtomicBoolean released = new AtomicBoolean();
 
-    private PermitLease(String lane, String permitId, RPermitExpirableSemaphore semaphore, RedisGuard guard, Semaphore local) {
+    private PermitLease(String lane, String permitId, RPermitExpirableSemaphore semaphore, RedisGuard guard, Semaphore local,
+            Semaphore gate) {
         this.lane = lane;
         this.permitId = permitId;
         this.semaphore = semaphore;
         this.guard = guard;
         this.local = local;
+        this.gate = gate;
     }
 
-    static PermitLease clustered(String lane, String permitId, RPermitExpirableSemaphore semaphore, RedisGuard guard) {
-        return new PermitLease(lane, permitId, semaphore, guard, null);
+    static PermitLease clustered(String lane, String permitId, RPermitExpirableSemaphore semaphore, RedisGuard guard,
+            Semaphore gate) {
+        return new PermitLease(lane, permitId, semaphore, guard, null, gate);
     }
 
-    static PermitLease local(String lane, Semaphore semaphore) {
-        return new PermitLease(lane, null, null, null, semaphore);
+    static PermitLease local(String lane, Semaphore semaphore, Semaphore gate) {
+        return new PermitLease(lane, null, null, null, semaphore, gate);
     }
 
     public String lane() {
@@ -59,13 +63,17 @@ public final class PermitLease implements AutoCloseable {
     @Override
     public void close() {
         if (released.compareAndSet(false, true)) {
-            if (local != null) {
-                local.release();
-                return;
+            try {
+                if (local != null) {
+                    local.release();
+                } else {
+                    // tryRelease: a permit whose lease already expired is simply gone, not an error
+                    guard.run(() -> semaphore.tryRelease(permitId), () -> {
+                    });
+                }
+            } finally {
+                gate.release();
             }
-            // tryRelease: a permit whose lease already expired is simply gone, not an error
-            guard.run(() -> semaphore.tryRelease(permitId), () -> {
-            });
         }
     }
 }
