@@ -82,13 +82,18 @@ public final class ProviderRateLimits {
         """;
 
     // KEYS: log, sum. ARGV: id, reservedTokens, actualTokens, windowMs
+    // The settled entry is re-stamped with the settle time: it then covers the whole span in which the
+    // provider may have counted the call (anywhere between reserve and settle), so no provider window
+    // sees more than the limit however long calls queue on the way.
     private static final String SETTLE = """
         local member = ARGV[1] .. '|' .. ARGV[2]
         local score = redis.call('ZSCORE', KEYS[1], member)
         if not score then return {0} end
         redis.call('ZREM', KEYS[1], member)
         local actual = tonumber(ARGV[3])
-        if actual > 0 then redis.call('ZADD', KEYS[1], score, ARGV[1] .. '|' .. actual) end
+        local t = redis.call('TIME')
+        local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+        if actual > 0 then redis.call('ZADD', KEYS[1], math.max(tonumber(score), now), ARGV[1] .. '|' .. actual) end
         local used = tonumber(redis.call('GET', KEYS[2]) or '0') - tonumber(ARGV[2]) + actual
         redis.call('SET', KEYS[2], math.max(used, 0), 'PX', tonumber(ARGV[4]) * 2)
         return {1}
@@ -272,6 +277,7 @@ public final class ProviderRateLimits {
         synchronized void settle(String id, long actual) {
             for (Object[] e : log) {
                 if (e[0].equals(id)) {
+                    e[1] = Math.max((long) e[1], System.currentTimeMillis()); // re-stamped, as in Redis
                     e[2] = actual;
                     return;
                 }
