@@ -14,9 +14,9 @@ import org.redisson.api.RedissonClient;
  * amplified by every instance retrying: counted in Redis per window (current and previous window
  * together, so the budget does not reset at a boundary); a small floor lets a quiet cluster retry at all.
  */
-public final class RetryBudget {
+public final class RetryBudget implements AutoCloseable {
 
-    // KEYS: prefix. ARGV: windowMs, what ('call' | 'retry'), ratio, minRetries. Reply: {allowed}
+    // KEYS: prefix. ARGV: windowMs, what ('call' | 'retry'), ratio, minRetries, calls. Reply: {allowed}
     private static final String SCRIPT = """
         local t = redis.call('TIME')
         local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -25,7 +25,7 @@ public final class RetryBudget {
         local calls = KEYS[1] .. ':calls:' .. bucket
         local retries = KEYS[1] .. ':retries:' .. bucket
         if ARGV[2] == 'call' then
-          redis.call('INCR', calls)
+          redis.call('INCRBY', calls, tonumber(ARGV[5]))
           redis.call('PEXPIRE', calls, window * 3)
           return {1}
         end
@@ -48,6 +48,8 @@ public final class RetryBudget {
     private final AtomicLong localWindow = new AtomicLong();
     private final AtomicLong localCalls = new AtomicLong();
     private final AtomicLong localRetries = new AtomicLong();
+    private final java.util.concurrent.atomic.LongAdder unflushedCalls = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.ScheduledExecutorService flusher;
 
     public RetryBudget(RedissonClient redisson, String keyPrefix, RedisGuard guard, double ratio, int minRetries,
             Duration window) {
@@ -61,19 +63,45 @@ public final class RetryBudget {
         this.ratio = ratio;
         this.minRetries = minRetries;
         this.windowMs = window.toMillis();
+        this.flusher = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "sluice-retry-budget");
+            t.setDaemon(true);
+            return t;
+        });
+        long flushEvery = Math.max(50, Math.min(250, windowMs / 20));
+        flusher.scheduleWithFixedDelay(this::flush, flushEvery, flushEvery, java.util.concurrent.TimeUnit.MILLISECONDS);
     }
 
     /** Counts one first attempt (the traffic the ratio applies to). */
     public void recordCall() {
-        guard.run(() -> script.run(List.of(prefix), windowMs, "call", ratio, minRetries), () -> {
-            rollLocal();
-            localCalls.incrementAndGet();
-        });
+        // counted locally and flushed to Redis a few times a second: a call pays no round trip for bookkeeping
+        unflushedCalls.increment();
+        rollLocal();
+        localCalls.incrementAndGet();
+    }
+
+    void flush() {
+        long calls = unflushedCalls.sumThenReset();
+        if (calls == 0) {
+            return;
+        }
+        try {
+            guard.run(() -> script.run(List.of(prefix), windowMs, "call", ratio, minRetries, calls), () -> {
+            });
+        } catch (RuntimeException e) {
+            // bookkeeping never kills its thread; the local counters still hold this instance's calls
+        }
+    }
+
+    @Override
+    public void close() {
+        flusher.shutdownNow();
     }
 
     /** Takes one retry from the budget; false when the cluster already retries too much. */
     public boolean tryRetry() {
-        return guard.call(() -> script.run(List.of(prefix), windowMs, "retry", ratio, minRetries).get(0) == 1L, () -> {
+        flush();
+        return guard.call(() -> script.run(List.of(prefix), windowMs, "retry", ratio, minRetries, 0).get(0) == 1L, () -> {
             rollLocal();
             if (localRetries.get() < Math.max(minRetries, ratio * localCalls.get())) {
                 localRetries.incrementAndGet();

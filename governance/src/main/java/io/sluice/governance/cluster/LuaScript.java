@@ -35,6 +35,33 @@ public final class LuaScript {
         }
     }
 
+    /**
+     * Runs the script without waiting (for bookkeeping whose result nobody needs now: settling,
+     * counting). Failures reach {@code onFailure}; a script Redis forgot is reloaded and run again.
+     */
+    public void runAsync(List<Object> keys, java.util.function.Consumer<Throwable> onFailure, Object... args) {
+        String current = sha;
+        if (current == null) {
+            current = load();
+        }
+        script.<List<Long>>evalShaAsync(RScript.Mode.READ_WRITE, current, RScript.ReturnType.MULTI, keys, args)
+            .whenComplete((reply, error) -> {
+                if (error == null) {
+                    return;
+                }
+                if (String.valueOf(error.getMessage()).contains("NOSCRIPT")) {
+                    script.<List<Long>>evalShaAsync(RScript.Mode.READ_WRITE, load(), RScript.ReturnType.MULTI, keys, args)
+                        .whenComplete((r, e) -> {
+                            if (e != null) {
+                                onFailure.accept(e);
+                            }
+                        });
+                } else {
+                    onFailure.accept(error);
+                }
+            });
+    }
+
     private String load() {
         sha = script.scriptLoad(source);
         return sha;

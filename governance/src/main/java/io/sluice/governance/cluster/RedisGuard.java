@@ -38,11 +38,7 @@ public final class RedisGuard {
             }
             return result;
         } catch (RedisException e) {
-            if (!down) {
-                log.warn("redis unreachable ({}): using per-instance shares for {} ms", e.getMessage(), recheckNanos / 1_000_000);
-            }
-            down = true;
-            downUntil = System.nanoTime() + recheckNanos;
+            markDown(e);
             return fallback.get();
         }
     }
@@ -55,6 +51,36 @@ public final class RedisGuard {
             fallback.run();
             return null;
         });
+    }
+
+    /**
+     * Fire-and-forget: starts {@code redis} unless Redis is known to be down (then runs
+     * {@code fallback}); a failure later marks Redis down and runs {@code fallback}.
+     */
+    public void async(java.util.function.Consumer<java.util.function.Consumer<Throwable>> redis, Runnable fallback) {
+        if (down && System.nanoTime() - downUntil < 0) {
+            fallback.run();
+            return;
+        }
+        try {
+            redis.accept(error -> {
+                if (error instanceof RedisException || error.getCause() instanceof RedisException) {
+                    markDown(error);
+                }
+                fallback.run();
+            });
+        } catch (RedisException e) {
+            markDown(e);
+            fallback.run();
+        }
+    }
+
+    private void markDown(Throwable e) {
+        if (!down) {
+            log.warn("redis unreachable ({}): using per-instance shares for {} ms", e.getMessage(), recheckNanos / 1_000_000);
+        }
+        down = true;
+        downUntil = System.nanoTime() + recheckNanos;
     }
 
     /** Whether the last Redis operation failed (and the recheck time has not passed). */

@@ -38,9 +38,11 @@ public final class GatewayAssembly implements AutoCloseable {
     private final SentinelRules sentinelRules;
     private final ClusterMembers members;
     private final ProviderClient provider;
+    private final RetryBudget retryBudget;
 
     private GatewayAssembly(LlmGateway gateway, ClusterPermits permits, ProviderRateLimits rateLimits,
-            SentinelRules sentinelRules, ClusterMembers members, ProviderClient provider) {
+            SentinelRules sentinelRules, ClusterMembers members, ProviderClient provider, RetryBudget retryBudget) {
+        this.retryBudget = retryBudget;
         this.gateway = gateway;
         this.permits = permits;
         this.rateLimits = rateLimits;
@@ -79,7 +81,7 @@ public final class GatewayAssembly implements AutoCloseable {
         ClusterMembers members = new ClusterMembers(redisson, properties.keyPrefix(), guard, properties.heartbeat());
         ClusterPermits permits = new ClusterPermits(redisson, permitProperties, guard, members::known);
         if (provider == null) {
-            return new GatewayAssembly(new DisabledLlmGateway(), permits, null, null, members, null);
+            return new GatewayAssembly(new DisabledLlmGateway(), permits, null, null, members, null, null);
         }
         ProviderRateLimits rateLimits = new ProviderRateLimits(redisson, properties.keyPrefix(), guard, members::known,
             properties.tpm().limit(), properties.tpm().window());
@@ -109,7 +111,7 @@ public final class GatewayAssembly implements AutoCloseable {
         SentinelRules sentinelRules = new SentinelRules(redisson, properties.keyPrefix(), guard, modelsPerLane, rules);
         GovernedLlmGateway gateway = new GovernedLlmGateway(provider, routes, lanes, permits, rateLimits, retryBudget,
             new SentinelGate(), new GatewayMetrics(registry));
-        return new GatewayAssembly(gateway, permits, rateLimits, sentinelRules, members, provider);
+        return new GatewayAssembly(gateway, permits, rateLimits, sentinelRules, members, provider, retryBudget);
     }
 
     public LlmGateway gateway() {
@@ -144,6 +146,9 @@ public final class GatewayAssembly implements AutoCloseable {
         }
         if (provider != null) {
             provider.close();
+        }
+        if (retryBudget != null) {
+            retryBudget.close();
         }
         members.close();
     }

@@ -52,8 +52,12 @@ public final class GatewayMetrics {
     }
 
     public void outcome(Lane lane, String model, String outcome) {
+        outcome(lane, model, outcome, 1);
+    }
+
+    void outcome(Lane lane, String model, String outcome, int count) {
         Counter.builder("sluice.gateway.calls").tag("lane", lane.key()).tag("model", model == null ? "none" : model)
-            .tag("outcome", outcome).register(registry).increment();
+            .tag("outcome", outcome).register(registry).increment(count);
     }
 
     public void latency(Lane lane, String model, Duration duration) {

@@ -41,6 +41,7 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
     private final SentinelGate sentinel;
     private final GatewayMetrics metrics;
     private final ScheduledExecutorService timers;
+    private final Map<Lane, LlmOutcome.Degraded> breakerOpen = new java.util.EnumMap<>(Lane.class);
 
     public GovernedLlmGateway(ProviderClient provider, ModelRoutes routes, Map<Lane, LanePolicy> lanes,
             ClusterPermits permits, ProviderRateLimits rateLimits, RetryBudget retryBudget, SentinelGate sentinel,
@@ -59,6 +60,9 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
             return t;
         });
         for (LanePolicy policy : this.lanes.values()) {
+            breakerOpen.put(policy.lane(), new LlmOutcome.Degraded(Reason.BREAKER_OPEN,
+                policy.lane().key() + " lane breaker is open: skipping the LLM"));
+            metrics.outcome(policy.lane(), null, "breaker_open", 0); // registered up front, off the fast path
             metrics.gauge("sluice.gateway.permits.total", policy.lane(), permits, p -> p.size(policy.lane().key()));
             metrics.gauge("sluice.gateway.permits.used", policy.lane(), permits, p -> p.inUse(policy.lane().key()));
             if (policy.breaker() != null) {
@@ -87,8 +91,9 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
         Deadline deadline = Deadline.after(request.budget() != null ? request.budget() : lane.budget());
         ConsecutiveFailureBreaker breaker = lane.breaker();
         if (breaker != null && !breaker.tryAcquire()) {
+            // the fast path: no I/O, nothing built — a dead dependency costs microseconds
             metrics.outcome(lane.lane(), null, "breaker_open");
-            return new LlmOutcome.Degraded(Reason.BREAKER_OPEN, lane.lane().key() + " lane breaker is open: skipping the LLM");
+            return breakerOpen.get(lane.lane());
         }
         Optional<PermitLease> permit = acquire(lane, deadline);
         if (permit.isEmpty()) {
@@ -103,8 +108,8 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
         try (PermitLease ignored = permit.get()) {
             Attempts attempts = new Attempts(lane, request, deadline);
             LlmOutcome outcome = attempts.run();
-            if (breaker != null && !attempts.reachedProvider) {
-                breaker.onIgnored();
+            if (breaker != null && !attempts.breakerTold) {
+                breaker.onIgnored(); // refused by us or rate-limited: says nothing about the provider's health
             }
             metrics.latency(lane.lane(), attempts.model, Duration.ofNanos(System.nanoTime() - started));
             return outcome;
@@ -127,7 +132,7 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
         private final Deadline deadline;
         private final int estimate;
         private int attempts;
-        private boolean reachedProvider;
+        private boolean breakerTold;
         private String model;
         private Reason lastReason = Reason.PROVIDER_ERROR;
         private String lastDetail = "no model could be tried";
@@ -189,7 +194,6 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
                     }
                     SentinelGate.Decision.Pass pass = (SentinelGate.Decision.Pass) decision;
                     attempts++;
-                    reachedProvider = true;
                     ProviderResult result = provider.call(routes.providerModel(model), request.messages(),
                         request.maxTokens(), deadline.remaining());
                     settleThenSync(admitted, result);
@@ -257,12 +261,14 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
                 lane.breaker().onFailure();
             }
             metrics.outcome(lane.lane(), model, reason == Reason.TIMEOUT ? "timeout" : "failed");
+            breakerTold = true;
         }
 
         private void breakerSuccess() {
             if (lane.breaker() != null) {
                 lane.breaker().onSuccess();
             }
+            breakerTold = true;
         }
 
         /**
@@ -282,8 +288,7 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
             } else {
                 tokens = TokenEstimate.prompt(request.messages());
             }
-            rateLimits.settle(admitted, tokens);
-            rateLimits.sync(model, result.rateLimit());
+            rateLimits.settleAndSync(model, admitted, tokens, result.rateLimit());
         }
 
         private LlmOutcome degraded(Reason reason, String detail) {

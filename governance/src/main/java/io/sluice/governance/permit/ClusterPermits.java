@@ -82,6 +82,8 @@ public class ClusterPermits {
                     return Optional.<PermitLease>empty();
                 }
                 if (permitId == null) {
+                    // a Redis that restarted empty has an unsized semaphore: size it again (no-op otherwise)
+                    semaphore.trySetPermits(policy.permits());
                     return Optional.<PermitLease>empty();
                 }
                 return Optional.of(PermitLease.clustered(lane, permitId, semaphore, guard, gate));

@@ -67,8 +67,13 @@ public final class PermitLease implements AutoCloseable {
                 if (local != null) {
                     local.release();
                 } else {
-                    // tryRelease: a permit whose lease already expired is simply gone, not an error
-                    guard.run(() -> semaphore.tryRelease(permitId), () -> {
+                    // tryRelease: a permit whose lease already expired is simply gone, not an error.
+                    // Not awaited: the caller returns at once; waiters are woken by Redis when it lands.
+                    guard.async(onFailure -> semaphore.tryReleaseAsync(permitId).whenComplete((released, error) -> {
+                        if (error != null) {
+                            onFailure.accept(error);
+                        }
+                    }), () -> {
                     });
                 }
             } finally {

@@ -14,6 +14,7 @@ import io.sluice.governance.cluster.RedisGuard;
 import io.sluice.governance.provider.RateLimitInfo;
 
 import org.redisson.api.RBucket;
+import org.redisson.api.RTopic;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
 
@@ -138,6 +139,7 @@ public final class ProviderRateLimits {
     private final LuaScript sync;
     private final LocalWindow local = new LocalWindow();
     private final Map<String, Long> localCooldownUntil = new ConcurrentHashMap<>();
+    private final RTopic cooldowns;
 
     /**
      * @param limit  tokens per window for the whole cluster (0 = no token limit; cool-downs still apply)
@@ -156,6 +158,14 @@ public final class ProviderRateLimits {
         this.reserve = new LuaScript(redisson, RESERVE);
         this.settle = new LuaScript(redisson, SETTLE);
         this.sync = new LuaScript(redisson, SYNC);
+        this.cooldowns = redisson.getTopic(keyPrefix + "cooldowns", StringCodec.INSTANCE);
+        guard.run(() -> cooldowns.addListener(String.class, (channel, message) -> {
+            int bar = message.lastIndexOf('|');
+            if (bar > 0) {
+                localCoolDown(message.substring(0, bar), Duration.ofMillis(Long.parseLong(message.substring(bar + 1))));
+            }
+        }), () -> {
+        });
     }
 
     public long limit() {
@@ -169,6 +179,11 @@ public final class ProviderRateLimits {
                 "the call's estimate of " + tokens + " tokens exceeds the whole budget of " + limit);
         }
         String id = UUID.randomUUID().toString();
+        if (limit <= 0) {
+            // no token budget: only the cool-down matters, and every instance learns of it by pub/sub,
+            // so admission costs no round trip
+            return reserveLocally(model, id, tokens);
+        }
         return guard.call(() -> {
             List<Long> reply = reserve.run(List.of(logKey, sumKey, cooldownPrefix + model), limit, windowMs, id, tokens);
             long status = reply.get(0);
@@ -192,8 +207,25 @@ public final class ProviderRateLimits {
             local.settle(admitted.id(), actualTokens);
             return;
         }
-        guard.run(() -> settle.run(List.of(logKey, sumKey), admitted.id(), admitted.tokens(), actualTokens, windowMs),
-            () -> local.settle(admitted.id(), actualTokens));
+        // without waiting: if it fails, the reservation simply stays at the (higher) estimate
+        guard.async(onFailure -> settle.runAsync(List.of(logKey, sumKey), onFailure, admitted.id(), admitted.tokens(),
+            actualTokens, windowMs), () -> {
+            });
+    }
+
+    /**
+     * Settles a reservation, then syncs from the provider's headers — in that order (the settle is
+     * awaited only when there are headers to compare with; otherwise it runs without waiting).
+     */
+    public void settleAndSync(String model, Admission.Admitted admitted, long actualTokens, RateLimitInfo info) {
+        if (limit > 0 && info.remainingTokens() != null && !admitted.local()) {
+            guard.run(() -> settle.run(List.of(logKey, sumKey), admitted.id(), admitted.tokens(), actualTokens, windowMs),
+                () -> {
+                });
+        } else {
+            settle(admitted, actualTokens);
+        }
+        sync(model, info);
     }
 
     /** Pulls the bucket down to what the provider says is left; starts a cool-down on Retry-After. */
@@ -212,15 +244,20 @@ public final class ProviderRateLimits {
 
     /** Starts (or extends) the shared cool-down of a model: every instance refuses calls to it until then. */
     public void coolDown(String model, Duration duration) {
-        localCooldownUntil.merge(model, System.nanoTime() + duration.toNanos(), Math::max);
+        localCoolDown(model, duration);
         guard.run(() -> {
             RBucket<String> bucket = redisson.getBucket(cooldownPrefix + model, StringCodec.INSTANCE);
             long current = bucket.remainTimeToLive();
             if (current < duration.toMillis()) {
                 bucket.set("429", duration);
             }
+            cooldowns.publish(model + "|" + duration.toMillis());
         }, () -> {
         });
+    }
+
+    private void localCoolDown(String model, Duration duration) {
+        localCooldownUntil.merge(model, System.nanoTime() + duration.toNanos(), (a, b) -> a - b > 0 ? a : b);
     }
 
     /** Tokens used in the current window, cluster-wide (this instance's share when Redis is down). */

@@ -1,6 +1,9 @@
 package io.sluice.governance.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
 
 import java.util.Set;
 
@@ -34,7 +37,7 @@ class GatewayBehaviourTest {
             assertThat(answered.attempts()).isEqualTo(1);
             assertThat(answered.fallbackModel()).isFalse();
         });
-        assertThat(instance.assembly().permits().inUse("interactive")).isZero();
+        await().atMost(Duration.ofSeconds(5)).until(() -> instance.assembly().permits().inUse("interactive") == 0);
     }
 
     @Test

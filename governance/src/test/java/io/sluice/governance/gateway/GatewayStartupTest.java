@@ -6,9 +6,17 @@ import io.sluice.governance.gateway.LlmOutcome.Reason;
 import io.sluice.governance.permit.ClusterPermits;
 import io.sluice.governance.permit.PermitConfiguration;
 
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+
 import org.junit.jupiter.api.Test;
 import org.redisson.api.RedissonClient;
+import org.springframework.boot.env.YamlPropertySourceLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.core.env.PropertySource;
+import org.springframework.core.io.FileSystemResource;
 
 /** The Spring wiring: the embedded default has no provider; a bad route fails start-up, naming it. */
 class GatewayStartupTest {
@@ -69,5 +77,28 @@ class GatewayStartupTest {
             assertThat(context).hasFailed();
             assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("lane 'batch' routes to unknown model 'Z'");
         });
+    }
+
+    @Test
+    void theShippedDefaultsInApplicationYmlBindValidateAndGiveTheEmbeddedDisabledGateway() throws IOException {
+        // the app module's application.yml, as the executable ships it (tests run in governance/)
+        List<PropertySource<?>> shipped = new YamlPropertySourceLoader().load("shipped application.yml",
+            new FileSystemResource("../app/src/main/resources/application.yml"));
+        String prefix = "test:defaults:" + UUID.randomUUID() + ":";
+
+        new ApplicationContextRunner()
+            .withUserConfiguration(GatewayConfiguration.class, PermitConfiguration.class)
+            .withBean(RedissonClient.class, () -> GatewayFixture.redisson(GatewayFixture.redisUrl()), bean -> bean.setDestroyMethodName("shutdown"))
+            .withInitializer(context -> shipped.forEach(context.getEnvironment().getPropertySources()::addLast))
+            .withPropertyValues("sluice.gateway.key-prefix=" + prefix, "sluice.permits.key-prefix=" + prefix + "permits:")
+            .run(context -> {
+                assertThat(context).hasNotFailed();
+                assertThat(context.getBean(LlmGateway.class).available()).isFalse();
+                GatewayProperties properties = context.getBean(GatewayProperties.class);
+                assertThat(properties.lane(Lane.BATCH).backoff())
+                    .containsExactly(Duration.ofMillis(100), Duration.ofMillis(300), Duration.ofMillis(900));
+                assertThat(properties.lane(Lane.INTENT).breaker().failures()).isEqualTo(3);
+                assertThat(GatewayAssembly.routes(properties).chain("primary")).containsExactly("primary", "light");
+            });
     }
 }
