@@ -248,13 +248,18 @@ public final class MockProvider implements AutoCloseable {
             used = tokenLog.stream().mapToLong(e -> e[1]).sum();
             oldest = tokenLog.isEmpty() ? now : tokenLog.peekFirst()[0];
             if (s.tpmCap() > 0 && used + tokens > s.tpmCap()) {
-                long resetMs = Math.max(1, oldest + s.tpmWindowMs() - now);
-                rateLimited(exchange, s, "tokens per minute exceeded", (int) Math.max(1, (resetMs + 999) / 1000),
-                    Math.max(0, s.tpmCap() - used));
-                return false;
+                used = -1 - used; // refused: answered below, outside the lock
+            } else {
+                tokenLog.addLast(new long[] {now, tokens});
+                used += tokens;
             }
-            tokenLog.addLast(new long[] {now, tokens});
-            used += tokens;
+        }
+        if (used < 0) {
+            long spent = -1 - used;
+            long resetMs = Math.max(1, oldest + s.tpmWindowMs() - now);
+            rateLimited(exchange, s, "tokens per minute exceeded", (int) Math.max(1, (resetMs + 999) / 1000),
+                Math.max(0, s.tpmCap() - spent));
+            return false;
         }
         if (s.tpmCap() > 0) {
             long resetMs = Math.max(1, oldest + s.tpmWindowMs() - now);
