@@ -32,6 +32,11 @@ import io.sluice.governance.tpm.ProviderRateLimits.Admission;
  */
 public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
 
+    /** Cool-down after a 429 without Retry-After. */
+    static final Duration DEFAULT_COOL_DOWN = Duration.ofSeconds(1);
+    /** The shortest cool-down honoured (a Retry-After of 0 would invite a retry storm). */
+    static final Duration MIN_COOL_DOWN = Duration.ofMillis(250);
+
     private final ProviderClient provider;
     private final ModelRoutes routes;
     private final Map<Lane, LanePolicy> lanes;
@@ -132,6 +137,7 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
         private final Deadline deadline;
         private final int estimate;
         private int attempts;
+        private int rateLimitedRounds;
         private boolean breakerTold;
         private String model;
         private Reason lastReason = Reason.PROVIDER_ERROR;
@@ -211,13 +217,15 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
                         failed(Reason.UNPARSABLE, "unusable answer: " + problem);
                     } else if (result instanceof ProviderResult.RateLimited limited) {
                         pass.success(); // a rate signal, not a failure: the breaker does not count it
-                        Duration retryAfter = limited.retryAfter() != null ? limited.retryAfter() : Duration.ofSeconds(1);
-                        if (limited.retryAfter() == null) {
-                            rateLimits.coolDown(model, retryAfter); // with Retry-After, sync() already started it
-                        }
+                        Duration retryAfter = limited.retryAfter();
+                        if (retryAfter == null || retryAfter.compareTo(MIN_COOL_DOWN) < 0) {
+                            // no (or a zero) Retry-After: still back off, or every caller would hammer the provider
+                            retryAfter = limited.retryAfter() == null ? DEFAULT_COOL_DOWN : MIN_COOL_DOWN;
+                            rateLimits.coolDown(model, retryAfter);
+                        } // with Retry-After, settleAndSync() already started the shared cool-down
                         metrics.outcome(lane.lane(), model, "rate_limited");
-                        if (canWait(retryAfter)) {
-                            continue; // the next round waits out the cool-down
+                        if (canWait(retryAfter) && rateLimitedRounds++ <= lane.retry().retries()) {
+                            continue; // the next round waits out the cool-down (pacing, bounded)
                         }
                         return new LlmOutcome.Saturated(lane.lane(), retryAfter, "provider answered 429 for model '"
                             + model + "', retry after " + retryAfter.toMillis() + " ms");
@@ -470,7 +478,8 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
         @Override
         public void onError(ProviderResult failure) {
             if (failure instanceof ProviderResult.RateLimited limited) {
-                Duration retryAfter = limited.retryAfter() != null ? limited.retryAfter() : Duration.ofSeconds(1);
+                Duration retryAfter = limited.retryAfter() == null ? DEFAULT_COOL_DOWN
+                    : limited.retryAfter().compareTo(MIN_COOL_DOWN) < 0 ? MIN_COOL_DOWN : limited.retryAfter();
                 rateLimits.coolDown(model, retryAfter);
                 if (end(0, true, "rate_limited", null)) {
                     ignoredByBreaker();

@@ -7,6 +7,7 @@ import java.time.Duration;
 
 import java.util.Set;
 
+import io.sluice.governance.breaker.ConsecutiveFailureBreaker;
 import io.sluice.governance.gateway.LlmOutcome.Reason;
 import io.sluice.governance.intent.IntentParser;
 import io.sluice.mock.Scenario;
@@ -131,5 +132,28 @@ class GatewayBehaviourTest {
         assertThat(second).isInstanceOfSatisfying(LlmOutcome.Saturated.class,
             saturated -> assertThat(saturated.reason()).contains("local guard"));
         assertThat(fixture.mock.counters().requests()).isEqualTo(1);
+    }
+
+    @Test
+    void aHalfOpenProbeThatMeetsA429NeitherWedgesTheBreakerNorRetriesInAStorm() {
+        GatewayFixture.LaneSettings intent = fixture.lane(Lane.INTENT);
+        intent.breakerFailures = 1;
+        intent.breakerOpenFor = Duration.ofMillis(300);
+        intent.retries = 0;
+        GatewayFixture.Instance instance = fixture.instance();
+        fixture.mock.scenario(Scenario.healthy().withErrors(1.0, 503));
+        instance.gateway().call(GatewayFixture.ask(Lane.INTENT, "hello", 8));
+        fixture.mock.scenario(Scenario.healthy().withRateLimited(1.0, 0)); // Retry-After: 0
+        await().atMost(Duration.ofSeconds(3))
+            .until(() -> instance.governed().breakerState(Lane.INTENT) == ConsecutiveFailureBreaker.State.HALF_OPEN);
+        long before = fixture.mock.counters().requests();
+
+        assertThat(instance.gateway().call(GatewayFixture.ask(Lane.INTENT, "hello", 8))).isInstanceOf(LlmOutcome.Saturated.class);
+        assertThat(fixture.mock.counters().requests() - before).as("one request, no storm").isEqualTo(1);
+
+        fixture.mock.scenario(Scenario.healthy());
+        await().atMost(Duration.ofSeconds(3)).until(() ->
+            instance.gateway().call(GatewayFixture.ask(Lane.INTENT, "hello", 8)) instanceof LlmOutcome.Answered);
+        assertThat(instance.governed().breakerState(Lane.INTENT)).isEqualTo(ConsecutiveFailureBreaker.State.CLOSED);
     }
 }
