@@ -172,6 +172,14 @@ public final class MockProvider implements AutoCloseable {
         requests.incrementAndGet();
         int concurrent = inFlight.incrementAndGet();
         maxConcurrentSeen.accumulateAndGet(concurrent, Math::max);
+        // a request stops counting as in flight just before its answer (or last chunk) leaves, so a
+        // client that sends its next request on receipt is never seen overlapping with this one
+        java.util.concurrent.atomic.AtomicBoolean left = new java.util.concurrent.atomic.AtomicBoolean();
+        LEAVE.set(() -> {
+            if (left.compareAndSet(false, true)) {
+                inFlight.decrementAndGet();
+            }
+        });
         try {
             Scenario s = scenario.get();
             SplittableRandom random = new SplittableRandom(s.seed() * 0x9E3779B97F4A7C15L + sequence.incrementAndGet());
@@ -233,7 +241,17 @@ public final class MockProvider implements AutoCloseable {
                 plain(exchange, model, prompt, tokens);
             }
         } finally {
-            inFlight.decrementAndGet();
+            leave();
+            LEAVE.remove();
+        }
+    }
+
+    private static final ThreadLocal<Runnable> LEAVE = new ThreadLocal<>();
+
+    private static void leave() {
+        Runnable leave = LEAVE.get();
+        if (leave != null) {
+            leave.run();
         }
     }
 
@@ -314,11 +332,13 @@ public final class MockProvider implements AutoCloseable {
             for (int i = 0; i < tokens.size(); i++) {
                 if (s.cutStreamAfterTokens() >= 0 && i >= s.cutStreamAfterTokens()) {
                     cut.incrementAndGet();
+                    leave();
                     return; // closes the body without finish_reason or [DONE]
                 }
                 sleep(s.interTokenDelayMs());
                 event(out, chunk(id, created, model, Map.of("content", tokens.get(i)), null));
             }
+            leave();
             event(out, chunk(id, created, model, Map.of(), "stop"));
             if (includeUsage) {
                 Map<String, Object> last = new LinkedHashMap<>();
@@ -452,6 +472,7 @@ public final class MockProvider implements AutoCloseable {
     }
 
     private static void respond(HttpExchange exchange, int status, byte[] body, String contentType) throws IOException {
+        leave();
         try (exchange) {
             if (contentType != null) {
                 exchange.getResponseHeaders().add("Content-Type", contentType);
