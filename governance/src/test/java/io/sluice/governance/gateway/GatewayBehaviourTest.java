@@ -156,4 +156,30 @@ class GatewayBehaviourTest {
             instance.gateway().call(GatewayFixture.ask(Lane.INTENT, "hello", 8)) instanceof LlmOutcome.Answered);
         assertThat(instance.governed().breakerState(Lane.INTENT)).isEqualTo(ConsecutiveFailureBreaker.State.CLOSED);
     }
+
+    @Test
+    void everyCallIsCountedPerLaneModelAndOutcomeWithLatencyTokensAndPermits() {
+        fixture.primaryFallsBackToLight = true;
+        GatewayFixture.Instance instance = fixture.instance();
+        instance.gateway().call(GatewayFixture.ask(Lane.INTERACTIVE, "hello", 8));
+        fixture.mock.scenario(Scenario.healthy().withFailingModels(GatewayFixture.PRIMARY_MODEL));
+        instance.gateway().call(GatewayFixture.ask(Lane.INTERACTIVE, "hello", 8));
+        var registry = instance.registry();
+
+        assertThat(registry.get("sluice.gateway.calls").tags("lane", "interactive", "model", fixture.primary, "outcome", "ok")
+            .counter().count()).isEqualTo(1);
+        assertThat(registry.get("sluice.gateway.calls").tags("lane", "interactive", "model", fixture.primary, "outcome", "retried")
+            .counter().count()).isEqualTo(1);
+        assertThat(registry.get("sluice.gateway.calls").tags("lane", "interactive", "model", fixture.light, "outcome", "fallback_model")
+            .counter().count()).isEqualTo(1);
+        assertThat(registry.get("sluice.gateway.calls").tags("lane", "interactive", "model", fixture.light, "outcome", "ok")
+            .counter().count()).isEqualTo(1);
+        assertThat(registry.get("sluice.gateway.latency").tags("lane", "interactive").timers())
+            .extracting(timer -> timer.count()).contains(1L);
+        assertThat(registry.get("sluice.gateway.tokens").tags("lane", "interactive", "kind", "completion").counters())
+            .isNotEmpty();
+        assertThat(registry.get("sluice.gateway.permits.total").tags("lane", "interactive").gauge().value()).isEqualTo(8);
+        assertThat(registry.get("sluice.gateway.permit.wait").tags("lane", "interactive").timer().count()).isEqualTo(2);
+        assertThat(registry.get("sluice.gateway.inflight").tags("lane", "interactive").gauge().value()).isZero();
+    }
 }

@@ -162,14 +162,15 @@ final class GatewayFixture implements AutoCloseable {
     /** One more gateway instance: its own Redisson client, provider client and object graph. */
     Instance instance() {
         RedissonClient redisson = redisson(redisUrl);
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
         GatewayAssembly assembly = GatewayAssembly.assemble(properties(mock.baseUrl()), permitProperties(), redisson,
-            new SimpleMeterRegistry(), new SpringAiProviderClient(mock.baseUrl(), "test-key"));
-        Instance instance = new Instance(redisson, assembly);
+            registry, new SpringAiProviderClient(mock.baseUrl(), "test-key"));
+        Instance instance = new Instance(redisson, assembly, registry);
         closeables.add(instance);
         return instance;
     }
 
-    record Instance(RedissonClient redisson, GatewayAssembly assembly) implements AutoCloseable {
+    record Instance(RedissonClient redisson, GatewayAssembly assembly, SimpleMeterRegistry registry) implements AutoCloseable {
         LlmGateway gateway() {
             return assembly.gateway();
         }
