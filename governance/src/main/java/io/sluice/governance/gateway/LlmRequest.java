@@ -8,12 +8,15 @@ import java.util.Objects;
  * One LLM call as a caller asks for it.
  *
  * @param lane      which lane governs it
- * @param route     a configured model route (its fallback chain); null = the lane's default route
+ * @param route     a configured model (the head of its fallback chain); null = the lane's default route
  * @param messages  the prompt
  * @param maxTokens completion cap (also part of the token-per-minute reservation)
  * @param budget    total time budget, retries included; null = the lane's default
+ * @param check     decides whether an answer is usable (e.g. {@code IntentParser.check(...)}); an
+ *                  unusable answer is a failure (retried, counted by the breaker)
  */
-public record LlmRequest(Lane lane, String route, List<LlmMessage> messages, int maxTokens, Duration budget) {
+public record LlmRequest(Lane lane, String route, List<LlmMessage> messages, int maxTokens, Duration budget,
+        ResponseCheck check) {
 
     public LlmRequest {
         Objects.requireNonNull(lane, "lane");
@@ -24,9 +27,29 @@ public record LlmRequest(Lane lane, String route, List<LlmMessage> messages, int
         if (maxTokens < 1) {
             throw new IllegalArgumentException("maxTokens must be positive");
         }
+        if (budget != null && (budget.isNegative() || budget.isZero())) {
+            throw new IllegalArgumentException("budget must be positive");
+        }
+        check = check == null ? ResponseCheck.NON_EMPTY : check;
+    }
+
+    public LlmRequest(Lane lane, String route, List<LlmMessage> messages, int maxTokens, Duration budget) {
+        this(lane, route, messages, maxTokens, budget, ResponseCheck.NON_EMPTY);
     }
 
     public static LlmRequest of(Lane lane, int maxTokens, LlmMessage... messages) {
-        return new LlmRequest(lane, null, List.of(messages), maxTokens, null);
+        return new LlmRequest(lane, null, List.of(messages), maxTokens, null, ResponseCheck.NON_EMPTY);
+    }
+
+    public LlmRequest withBudget(Duration newBudget) {
+        return new LlmRequest(lane, route, messages, maxTokens, newBudget, check);
+    }
+
+    public LlmRequest withRoute(String newRoute) {
+        return new LlmRequest(lane, newRoute, messages, maxTokens, budget, check);
+    }
+
+    public LlmRequest withCheck(ResponseCheck newCheck) {
+        return new LlmRequest(lane, route, messages, maxTokens, budget, newCheck);
     }
 }

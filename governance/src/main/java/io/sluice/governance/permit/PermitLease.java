@@ -1,6 +1,11 @@
 package io.sluice.governance.permit;
 
+import java.time.Duration;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.sluice.governance.cluster.RedisGuard;
 
 import org.redisson.api.RPermitExpirableSemaphore;
 
@@ -10,12 +15,28 @@ public final class PermitLease implements AutoCloseable {
     private final String lane;
     private final String permitId;
     private final RPermitExpirableSemaphore semaphore;
+    private final RedisGuard guard;
+    private final Semaphore local;
+    private final Semaphore gate;
     private final AtomicBoolean released = new AtomicBoolean();
 
-    PermitLease(String lane, String permitId, RPermitExpirableSemaphore semaphore) {
+    private PermitLease(String lane, String permitId, RPermitExpirableSemaphore semaphore, RedisGuard guard, Semaphore local,
+            Semaphore gate) {
         this.lane = lane;
         this.permitId = permitId;
         this.semaphore = semaphore;
+        this.guard = guard;
+        this.local = local;
+        this.gate = gate;
+    }
+
+    static PermitLease clustered(String lane, String permitId, RPermitExpirableSemaphore semaphore, RedisGuard guard,
+            Semaphore gate) {
+        return new PermitLease(lane, permitId, semaphore, guard, null, gate);
+    }
+
+    static PermitLease local(String lane, Semaphore semaphore, Semaphore gate) {
+        return new PermitLease(lane, null, null, null, semaphore, gate);
     }
 
     public String lane() {
@@ -26,11 +47,38 @@ public final class PermitLease implements AutoCloseable {
         return released.get();
     }
 
+    /** Whether this permit is a local share taken while Redis was unreachable. */
+    public boolean local() {
+        return local != null;
+    }
+
+    /** Extends the lease (long streams renew while they run); false when it had already expired. */
+    public boolean renew(Duration lease) {
+        if (released.get() || local != null) {
+            return !released.get();
+        }
+        return guard.call(() -> semaphore.updateLeaseTime(permitId, lease.toMillis(), TimeUnit.MILLISECONDS), () -> false);
+    }
+
     @Override
     public void close() {
         if (released.compareAndSet(false, true)) {
-            // tryRelease: a permit whose lease already expired is simply gone, not an error
-            semaphore.tryRelease(permitId);
+            try {
+                if (local != null) {
+                    local.release();
+                } else {
+                    // tryRelease: a permit whose lease already expired is simply gone, not an error.
+                    // Not awaited: the caller returns at once; waiters are woken by Redis when it lands.
+                    guard.async(onFailure -> semaphore.tryReleaseAsync(permitId).whenComplete((released, error) -> {
+                        if (error != null) {
+                            onFailure.accept(error);
+                        }
+                    }), () -> {
+                    });
+                }
+            } finally {
+                gate.release();
+            }
         }
     }
 }

@@ -1,0 +1,78 @@
+package io.sluice.governance.gateway;
+
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.ToDoubleFunction;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+
+/**
+ * Gateway meters, tagged by lane (and model where one is known):
+ * {@code sluice.gateway.calls{lane,model,outcome}}, {@code sluice.gateway.latency{lane,model}} (histogram),
+ * {@code sluice.gateway.permit.wait{lane}}, {@code sluice.gateway.inflight{lane}},
+ * {@code sluice.gateway.permits.used|total{lane}}, {@code sluice.gateway.tokens{lane,model,kind}},
+ * {@code sluice.gateway.breaker.state{lane}} (0 closed, 1 half-open, 2 open), {@code sluice.gateway.tpm.remaining}.
+ *
+ * <p>Outcomes: ok, retried, rate_limited, timeout, breaker_open, fallback_model, degraded, saturated, cancelled.
+ */
+public final class GatewayMetrics {
+
+    private final MeterRegistry registry;
+    private final Map<Lane, AtomicInteger> inFlight = new EnumMap<>(Lane.class);
+
+    public GatewayMetrics(MeterRegistry registry) {
+        this.registry = registry;
+        for (Lane lane : Lane.values()) {
+            AtomicInteger counter = new AtomicInteger();
+            inFlight.put(lane, counter);
+            Gauge.builder("sluice.gateway.inflight", counter, AtomicInteger::get).tag("lane", lane.key())
+                .description("calls of the lane in flight on this instance").register(registry);
+        }
+    }
+
+    public <T> void gauge(String name, Lane lane, T state, ToDoubleFunction<T> value) {
+        Gauge.builder(name, state, value).tag("lane", lane.key()).register(registry);
+    }
+
+    public <T> void gauge(String name, T state, ToDoubleFunction<T> value) {
+        Gauge.builder(name, state, value).register(registry);
+    }
+
+    public void started(Lane lane) {
+        inFlight.get(lane).incrementAndGet();
+    }
+
+    public void ended(Lane lane) {
+        inFlight.get(lane).decrementAndGet();
+    }
+
+    public void outcome(Lane lane, String model, String outcome) {
+        outcome(lane, model, outcome, 1);
+    }
+
+    void outcome(Lane lane, String model, String outcome, int count) {
+        Counter.builder("sluice.gateway.calls").tag("lane", lane.key()).tag("model", model == null ? "none" : model)
+            .tag("outcome", outcome).register(registry).increment(count);
+    }
+
+    public void latency(Lane lane, String model, Duration duration) {
+        Timer.builder("sluice.gateway.latency").tag("lane", lane.key()).tag("model", model == null ? "none" : model)
+            .publishPercentileHistogram().register(registry).record(duration);
+    }
+
+    public void permitWait(Lane lane, Duration duration) {
+        Timer.builder("sluice.gateway.permit.wait").tag("lane", lane.key()).register(registry).record(duration);
+    }
+
+    public void tokens(Lane lane, String model, int prompt, int completion) {
+        Counter.builder("sluice.gateway.tokens").tag("lane", lane.key()).tag("model", model).tag("kind", "prompt")
+            .register(registry).increment(prompt);
+        Counter.builder("sluice.gateway.tokens").tag("lane", lane.key()).tag("model", model).tag("kind", "completion")
+            .register(registry).increment(completion);
+    }
+}

@@ -1,0 +1,53 @@
+package io.sluice.governance.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.Map;
+
+import com.alibaba.csp.sentinel.slots.block.flow.FlowRuleManager;
+
+import io.sluice.governance.sentinel.LaneRules;
+import io.sluice.governance.sentinel.SentinelRules;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Sentinel rules are replaced at runtime through one service and reach every instance via Redis. */
+class SentinelRulesPropagationTest {
+
+    private final GatewayFixture fixture = new GatewayFixture();
+
+    @AfterEach
+    void close() {
+        fixture.close();
+    }
+
+    @Test
+    void rulesReplacedOnOneInstanceReachTheOthersAndSentinel() {
+        GatewayFixture.Instance console = fixture.instance();
+        GatewayFixture.Instance other = fixture.instance();
+        LaneRules tighter = new LaneRules(3, 50, Duration.ofSeconds(2), 0.5, 0.3, 5, Duration.ofSeconds(10), Duration.ofSeconds(20));
+
+        console.assembly().sentinelRules().replace(Map.of(Lane.INTERACTIVE, tighter));
+
+        await().atMost(Duration.ofSeconds(5))
+            .until(() -> tighter.equals(other.assembly().sentinelRules().current().get(Lane.INTERACTIVE)));
+        assertThat(FlowRuleManager.getRules()).anySatisfy(rule -> {
+            assertThat(rule.getResource()).isEqualTo(SentinelRules.resource(Lane.INTERACTIVE, fixture.primary));
+            assertThat(rule.getCount()).isEqualTo(50);
+        });
+        GatewayFixture.Instance latecomer = fixture.instance();
+        assertThat(latecomer.assembly().sentinelRules().current().get(Lane.INTERACTIVE)).isEqualTo(tighter);
+    }
+
+    @Test
+    void anInvalidRuleIsRefusedWithAReason() {
+        assertThatThrownBy(() -> new LaneRules(0, 0, null, 0.5, 0.5, 5, null, null))
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxThreads");
+        assertThatThrownBy(() -> new LaneRules(1, 0, null, 1.5, 0.5, 5, null, null))
+            .hasMessageContaining("slowRatio");
+    }
+}
