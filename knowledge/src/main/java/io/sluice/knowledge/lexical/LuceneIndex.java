@@ -77,6 +77,8 @@ public class LuceneIndex implements AutoCloseable {
     /** FAQ mirrors have one chunk per phrasing; fetch more and keep the best chunk per FAQ entry. */
     static final int OVERFETCH = 4;
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(LuceneIndex.class);
+
     private final Analyzer analyzer;
     private final Directory directory;
     private final IndexWriter writer;
@@ -182,9 +184,16 @@ public class LuceneIndex implements AutoCloseable {
             }
         }
         if (!texts.isEmpty()) {
-            List<float[]> vectors = english.embedAll(texts);
-            for (int j = 0; j < at.size(); j++) {
-                out.set(at.get(j), vectors.get(j));
+            try {
+                List<float[]> vectors = english.embedAll(texts);
+                for (int j = 0; j < at.size(); j++) {
+                    out.set(at.get(j), vectors.get(j));
+                }
+            } catch (RuntimeException e) {
+                // this runs after the database commit: keep the chunks (BGE + BM25 still find them), lose only
+                // the English vectors of this write
+                LOG.warn("English model failed for {} chunks; indexed without English vectors: {}", texts.size(),
+                    e.toString());
             }
         }
         return out;

@@ -116,4 +116,33 @@ class EnglishRoutingTest {
         assertThat(zh.trace().get(0).outcome()).isEqualTo(Outcome.ERROR);   // tried: the database is down
         assertThat(zh.answeredBy()).isEqualTo(LuceneIndex.TIER_KNN);
     }
+
+    @Test
+    void aFailingEnglishModelLeavesTheChunksIndexedAndBgeAnswers() throws IOException {
+        Embedder broken = new Embedder() {
+            @Override
+            public int dimension() {
+                return 384;
+            }
+
+            @Override
+            public String modelId() {
+                return "broken";
+            }
+
+            @Override
+            public List<float[]> embedAll(List<String> texts) {
+                throw new IllegalStateException("model not available");
+            }
+        };
+        try (LuceneIndex other = new LuceneIndex(dir.resolve("broken"), LexicalAnalyzers.create("smartcn"),
+                embedder.dimension(), broken)) {
+            float[] v = embedder.embed("when will my order ship");
+            other.upsertDocument("faq:b-1", List.of(new StoredChunk("faq:b-1", "多久能发货？", null, "shipping",
+                Instant.now(), null, null, 0, "when will my order ship", "付款后48小时内发货。", v)));
+            assertThat(other.count("faq:b-1")).isEqualTo(1);
+            assertThat(other.searchKnn(embedder.embed("when does my order ship"),
+                new SearchFilter(null, Instant.now()), 5)).extracting(p -> p.source().faqKey()).containsExactly("b-1");
+        }
+    }
 }
