@@ -69,6 +69,11 @@ public class RetrievalChain {
                 trace.add(new TierAttempt(tier.name(), Outcome.SKIPPED, embedFailure, 0, 0, 0));
                 continue;
             }
+            String skip = tier.skipReason(tq);
+            if (skip != null) {
+                trace.add(new TierAttempt(tier.name(), Outcome.SKIPPED, skip, 0, 0, 0));
+                continue;
+            }
             TierBreaker breaker = breakers.get(tier.name());
             if (!breaker.tryAcquire()) {
                 trace.add(new TierAttempt(tier.name(), Outcome.BREAKER_OPEN, "breaker open after repeated failures",
@@ -124,8 +129,8 @@ public class RetrievalChain {
         if (found.isEmpty()) {
             return new TierRun(new TierAttempt(tier.name(), Outcome.EMPTY, "nothing found", took, 0, 0), found, false);
         }
-        double min = plan.minScore(tier.kind());
-        List<Passage> good = found.stream().filter(p -> p.score() >= min).toList();
+        double min = plan.minScore(tier.kind(), found.get(0));
+        List<Passage> good = found.stream().filter(p -> p.score() >= plan.minScore(tier.kind(), p)).toList();
         double best = found.get(0).score();
         if (good.isEmpty()) {
             return new TierRun(new TierAttempt(tier.name(), Outcome.BELOW_THRESHOLD,

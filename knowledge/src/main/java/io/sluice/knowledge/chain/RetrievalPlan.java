@@ -13,7 +13,21 @@ import java.time.Duration;
  * @param category        restrict to one category, or null
  */
 public record RetrievalPlan(int topK, double minVectorScore, double minBm25Score, double minFaqScore,
-        Duration vectorTimeout, Duration bm25Timeout, Duration faqTimeout, String category) {
+        Duration vectorTimeout, Duration bm25Timeout, Duration faqTimeout, String category,
+        double minEnglishVectorScore) {
+
+    /**
+     * Cosine an English-model (all-MiniLM-L6-v2) hit needs. That model spreads scores wider than
+     * BGE (unrelated English sentences score near 0, paraphrases 0.4-0.8), so it has its own bar.
+     */
+    public static final double DEFAULT_MIN_ENGLISH_VECTOR_SCORE = 0.3;
+
+    /** Without an English threshold: {@link #DEFAULT_MIN_ENGLISH_VECTOR_SCORE}. */
+    public RetrievalPlan(int topK, double minVectorScore, double minBm25Score, double minFaqScore,
+            Duration vectorTimeout, Duration bm25Timeout, Duration faqTimeout, String category) {
+        this(topK, minVectorScore, minBm25Score, minFaqScore, vectorTimeout, bm25Timeout, faqTimeout, category,
+            DEFAULT_MIN_ENGLISH_VECTOR_SCORE);
+    }
 
     public RetrievalPlan {
         if (topK < 1) {
@@ -29,20 +43,34 @@ public record RetrievalPlan(int topK, double minVectorScore, double minBm25Score
 
     public RetrievalPlan withTopK(int k) {
         return new RetrievalPlan(k, minVectorScore, minBm25Score, minFaqScore, vectorTimeout, bm25Timeout, faqTimeout,
-            category);
+            category, minEnglishVectorScore);
     }
 
     public RetrievalPlan withCategory(String c) {
         return new RetrievalPlan(topK, minVectorScore, minBm25Score, minFaqScore, vectorTimeout, bm25Timeout,
-            faqTimeout, c);
+            faqTimeout, c, minEnglishVectorScore);
     }
 
     public RetrievalPlan withThresholds(double vector, double bm25, double faq) {
-        return new RetrievalPlan(topK, vector, bm25, faq, vectorTimeout, bm25Timeout, faqTimeout, category);
+        return new RetrievalPlan(topK, vector, bm25, faq, vectorTimeout, bm25Timeout, faqTimeout, category,
+            minEnglishVectorScore);
+    }
+
+    /** The bar for hits of the English model ({@link Tiers#ENGLISH_VECTOR_PASSAGE} passages). */
+    public RetrievalPlan withEnglishVectorThreshold(double english) {
+        return new RetrievalPlan(topK, minVectorScore, minBm25Score, minFaqScore, vectorTimeout, bm25Timeout,
+            faqTimeout, category, english);
     }
 
     public RetrievalPlan withTimeouts(Duration vector, Duration bm25, Duration faq) {
-        return new RetrievalPlan(topK, minVectorScore, minBm25Score, minFaqScore, vector, bm25, faq, category);
+        return new RetrievalPlan(topK, minVectorScore, minBm25Score, minFaqScore, vector, bm25, faq, category,
+            minEnglishVectorScore);
+    }
+
+    /** The bar for one passage: English-model hits have their own. */
+    public double minScore(TierKind kind, Passage passage) {
+        return kind == TierKind.VECTOR && Tiers.ENGLISH_VECTOR_PASSAGE.equals(passage.tier()) ? minEnglishVectorScore
+            : minScore(kind);
     }
 
     public double minScore(TierKind kind) {

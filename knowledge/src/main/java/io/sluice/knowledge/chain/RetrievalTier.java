@@ -18,4 +18,9 @@ public interface RetrievalTier {
     default boolean inline() {
         return false;
     }
+
+    /** Non-null when this tier should not handle the query (recorded as SKIPPED with this reason). */
+    default String skipReason(TierQuery query) {
+        return null;
+    }
 }

@@ -3,6 +3,7 @@ package io.sluice.knowledge.chain;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.sluice.knowledge.embedding.Scripts;
 import io.sluice.knowledge.faq.FaqMatch;
 import io.sluice.knowledge.faq.FaqSnapshot;
 import io.sluice.knowledge.faq.FaqSnapshotService;
@@ -17,7 +18,22 @@ public final class Tiers {
 
     /** pgvector HNSW (external mode). */
     public static RetrievalTier pgvector(PgVectorSearcher searcher) {
+        return pgvector(searcher, null);
+    }
+
+    /**
+     * pgvector HNSW (external mode) that steps aside for Latin-script queries when {@code englishRoute}
+     * (the Lucene index behind it in the chain) has the English model: pgvector holds only the
+     * Chinese model's vectors, which rank English paraphrases poorly.
+     */
+    public static RetrievalTier pgvector(PgVectorSearcher searcher, LuceneIndex englishRoute) {
         return new RetrievalTier() {
+            @Override
+            public String skipReason(TierQuery q) {
+                return englishRoute != null && englishRoute.hasEnglishModel() && Scripts.latin(q.text())
+                    ? "Latin-script query: routed to the English model (" + LuceneIndex.TIER_KNN + ")" : null;
+            }
+
             @Override
             public String name() {
                 return PgVectorSearcher.TIER;
@@ -35,7 +51,11 @@ public final class Tiers {
         };
     }
 
-    /** Lucene KNN (embedded default, and fallback behind pgvector). */
+    /**
+     * Lucene KNN (embedded default, and fallback behind pgvector). Latin-script queries use the
+     * English model when the index has one (falling back to the main model when no English vector
+     * matches, e.g. an index written before the model was added).
+     */
     public static RetrievalTier luceneKnn(LuceneIndex index) {
         return new RetrievalTier() {
             @Override
@@ -50,6 +70,12 @@ public final class Tiers {
 
             @Override
             public List<Passage> search(TierQuery q, int k) {
+                if (index.hasEnglishModel() && Scripts.latin(q.text())) {
+                    List<Passage> english = index.searchKnnEnglish(q.text(), q.filter(), k);
+                    if (!english.isEmpty()) {
+                        return english;
+                    }
+                }
                 return index.searchKnn(q.vector(), q.filter(), k);
             }
         };
@@ -76,6 +102,8 @@ public final class Tiers {
     }
 
     public static final String FAQ_TIER = "faq-snapshot";
+    /** {@link Passage#tier()} of hits found with the English model (the answering tier stays lucene-knn). */
+    public static final String ENGLISH_VECTOR_PASSAGE = LuceneIndex.TIER_KNN_ENGLISH;
 
     /** The published FAQ snapshot, in memory: the last resort, always available. */
     public static RetrievalTier faqSnapshot(FaqSnapshotService snapshots) {

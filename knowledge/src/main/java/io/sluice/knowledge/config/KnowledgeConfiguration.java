@@ -14,6 +14,7 @@ import io.sluice.knowledge.chain.Tiers;
 import io.sluice.knowledge.embedding.CachingEmbedder;
 import io.sluice.knowledge.embedding.Embedder;
 import io.sluice.knowledge.embedding.OnnxBgeEmbedder;
+import io.sluice.knowledge.embedding.OnnxMiniLmEmbedder;
 import io.sluice.knowledge.embedding.OpenAiCompatibleEmbedder;
 import io.sluice.knowledge.faq.FaqIndex;
 import io.sluice.knowledge.faq.FaqRepository;
@@ -67,9 +68,21 @@ public class KnowledgeConfiguration {
     }
 
     @Bean(destroyMethod = "close")
-    LuceneIndex knowledgeLuceneIndex(KnowledgeProperties properties, Embedder embedder) {
+    LuceneIndex knowledgeLuceneIndex(KnowledgeProperties properties, Embedder embedder, KnowledgeExecutors executors) {
+        KnowledgeProperties.Embedding e = properties.embedding();
+        // not a bean: other modules inject the one Embedder (the main model)
+        Embedder english = null;
+        if (e.englishModelEnabled()) {
+            if (!OnnxMiniLmEmbedder.MODEL_ID.equalsIgnoreCase(e.englishModel())) {
+                throw new IllegalStateException("sluice.knowledge.embedding.english-model: unknown model '"
+                    + e.englishModel() + "' (" + OnnxMiniLmEmbedder.MODEL_ID + " or none)");
+            }
+            english = new CachingEmbedder(new OnnxMiniLmEmbedder(e.batchSize(), executors.embedding()),
+                e.queryCacheSize());
+            log.info("embeddings: English queries in Lucene with in-process {}", OnnxMiniLmEmbedder.MODEL_ID);
+        }
         return new LuceneIndex(properties.indexDir().resolve("chunks"), LexicalAnalyzers.create(properties.analyzer()),
-            embedder.dimension());
+            embedder.dimension(), english);
     }
 
     @Bean
@@ -128,7 +141,9 @@ public class KnowledgeConfiguration {
         }
         List<RetrievalTier> tiers = new ArrayList<>();
         if (pgvector) {
-            tiers.add(Tiers.pgvector(new PgVectorSearcher(dataSource, c.efSearch())));
+            // Latin-script queries skip pgvector (Chinese model only) when Lucene KNN with the English model follows
+            tiers.add(Tiers.pgvector(new PgVectorSearcher(dataSource, c.efSearch()),
+                c.luceneKnnFallback() ? index : null));
         }
         if (!pgvector || c.luceneKnnFallback()) {
             tiers.add(Tiers.luceneKnn(index));
@@ -144,7 +159,7 @@ public class KnowledgeConfiguration {
     RetrievalPlan defaultRetrievalPlan(KnowledgeProperties properties) {
         KnowledgeProperties.Chain c = properties.chain();
         return new RetrievalPlan(c.topK(), c.minVectorScore(), c.minBm25Score(), c.minFaqScore(), c.vectorTimeout(),
-            c.bm25Timeout(), c.faqTimeout(), null);
+            c.bm25Timeout(), c.faqTimeout(), null, c.minEnglishVectorScore());
     }
 
     @Bean

@@ -30,10 +30,17 @@ public record KnowledgeProperties(@NotNull Path indexDir, Path snapshotDir, @Def
     /**
      * @param provider  {@code onnx} (in-process BGE-small-zh, default) or {@code openai} (OpenAI-compatible endpoint)
      * @param dimension must match the model; 512 for BGE-small-zh and the pgvector column
+     * @param englishModel second in-process model for Latin-script texts and queries, in Lucene only:
+     *                     {@code all-minilm-l6-v2-q} (default) or {@code none}
      */
     public record Embedding(@DefaultValue("onnx") String provider, String baseUrl, String model, String apiKey,
             @DefaultValue("512") int dimension, @DefaultValue("16") int batchSize,
-            @DefaultValue("1024") int queryCacheSize, @DefaultValue("2") int threads) {
+            @DefaultValue("1024") int queryCacheSize, @DefaultValue("2") int threads,
+            @DefaultValue("all-minilm-l6-v2-q") String englishModel) {
+
+        public boolean englishModelEnabled() {
+            return englishModel != null && !englishModel.isBlank() && !"none".equalsIgnoreCase(englishModel);
+        }
     }
 
     public record Ingest(@DefaultValue("5MB") DataSize maxDocumentSize, @DefaultValue("400") int chunkChars,
@@ -46,7 +53,8 @@ public record KnowledgeProperties(@NotNull Path indexDir, Path snapshotDir, @Def
             @DefaultValue("200ms") Duration vectorTimeout, @DefaultValue("100ms") Duration bm25Timeout,
             @DefaultValue("50ms") Duration faqTimeout, @DefaultValue("5") int breakerFailures,
             @DefaultValue("30s") Duration breakerOpenFor, @DefaultValue("true") boolean luceneKnnFallback,
-            @DefaultValue("40") int efSearch, @DefaultValue("8") int threads) {
+            @DefaultValue("40") int efSearch, @DefaultValue("8") int threads,
+            @DefaultValue("0.3") double minEnglishVectorScore) {
     }
 
     public record Sample(@DefaultValue("true") boolean loadOnFirstStart) {

@@ -14,6 +14,8 @@ import io.sluice.knowledge.chain.Freshness;
 import io.sluice.knowledge.chain.Passage;
 import io.sluice.knowledge.chain.SearchFilter;
 import io.sluice.knowledge.chain.Source;
+import io.sluice.knowledge.embedding.Embedder;
+import io.sluice.knowledge.embedding.Scripts;
 import io.sluice.knowledge.store.StoredChunk;
 
 import org.apache.lucene.analysis.Analyzer;
@@ -60,10 +62,14 @@ public class LuceneIndex implements AutoCloseable {
 
     public static final String TIER_BM25 = "bm25";
     public static final String TIER_KNN = "vector:lucene-knn";
+    /** Passages found by the English model (scored by its cosine, which has its own threshold). */
+    public static final String TIER_KNN_ENGLISH = "vector:lucene-knn-en";
 
     private static final String F_DOC = "doc";
     private static final String F_TEXT = "text";
     private static final String F_VEC = "vec";
+    /** Vectors of the English model, for Latin-script texts only (FAQ phrasings, English passages). */
+    private static final String F_VEC_EN = "vec_en";
     private static final String F_CATEGORY = "category";
     private static final String F_VALID_FROM = "vf";
     private static final String F_VALID_UNTIL = "vu";
@@ -71,15 +77,27 @@ public class LuceneIndex implements AutoCloseable {
     /** FAQ mirrors have one chunk per phrasing; fetch more and keep the best chunk per FAQ entry. */
     static final int OVERFETCH = 4;
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(LuceneIndex.class);
+
     private final Analyzer analyzer;
     private final Directory directory;
     private final IndexWriter writer;
     private final SearcherManager searchers;
     private final int dimension;
+    private final Embedder english;
 
     public LuceneIndex(Path dir, Analyzer analyzer, int dimension) {
+        this(dir, analyzer, dimension, null);
+    }
+
+    /**
+     * @param english the English model for Latin-script texts and queries, or null for none; its
+     *                vectors are computed here, on write, so callers only supply the main embedding
+     */
+    public LuceneIndex(Path dir, Analyzer analyzer, int dimension, Embedder english) {
         this.analyzer = analyzer;
         this.dimension = dimension;
+        this.english = english;
         try {
             Files.createDirectories(dir);
             directory = FSDirectory.open(dir);
@@ -95,10 +113,7 @@ public class LuceneIndex implements AutoCloseable {
     /** Replaces every chunk of the document with these (atomically for readers), then commits. */
     public void upsertDocument(String documentId, List<StoredChunk> chunks) {
         try {
-            List<Document> docs = new ArrayList<>(chunks.size());
-            for (StoredChunk chunk : chunks) {
-                docs.add(toLucene(chunk));
-            }
+            List<Document> docs = toLucene(chunks);
             writer.updateDocuments(new Term(F_DOC, documentId), docs);
             commitAndRefresh();
         } catch (IOException e) {
@@ -119,9 +134,15 @@ public class LuceneIndex implements AutoCloseable {
     public synchronized void replaceAll(Iterable<StoredChunk> chunks) {
         try {
             writer.deleteAll();
+            List<StoredChunk> batch = new ArrayList<>();
             for (StoredChunk chunk : chunks) {
-                writer.addDocument(toLucene(chunk));
+                batch.add(chunk);
+                if (batch.size() == 256) {
+                    writer.addDocuments(toLucene(batch));
+                    batch.clear();
+                }
             }
+            writer.addDocuments(toLucene(batch));
             commitAndRefresh();
         } catch (IOException e) {
             throw new UncheckedIOException("knowledge index rebuild failed", e);
@@ -133,8 +154,63 @@ public class LuceneIndex implements AutoCloseable {
         searchers.maybeRefreshBlocking();
     }
 
-    private Document toLucene(StoredChunk chunk) {
+    /** True when Latin-script queries can be matched with the English model. */
+    public boolean hasEnglishModel() {
+        return english != null;
+    }
+
+    private List<Document> toLucene(List<StoredChunk> chunks) {
+        List<Document> docs = new ArrayList<>(chunks.size());
+        List<float[]> en = englishVectors(chunks);
+        for (int i = 0; i < chunks.size(); i++) {
+            docs.add(toLucene(chunks.get(i), en.get(i)));
+        }
+        return docs;
+    }
+
+    /** The English model's vector per chunk (null for chunks that are not Latin-script), batched. */
+    private List<float[]> englishVectors(List<StoredChunk> chunks) {
+        List<float[]> out = new ArrayList<>(java.util.Collections.nCopies(chunks.size(), (float[]) null));
+        if (english == null || chunks.isEmpty()) {
+            return out;
+        }
+        List<Integer> at = new ArrayList<>();
+        List<String> texts = new ArrayList<>();
+        for (int i = 0; i < chunks.size(); i++) {
+            String t = englishText(chunks.get(i));
+            if (t != null) {
+                at.add(i);
+                texts.add(t);
+            }
+        }
+        if (!texts.isEmpty()) {
+            try {
+                List<float[]> vectors = english.embedAll(texts);
+                for (int j = 0; j < at.size(); j++) {
+                    out.set(at.get(j), vectors.get(j));
+                }
+            } catch (RuntimeException e) {
+                // this runs after the database commit: keep the chunks (BGE + BM25 still find them), lose only
+                // the English vectors of this write
+                LOG.warn("English model failed for {} chunks; indexed without English vectors: {}", texts.size(),
+                    e.toString());
+            }
+        }
+        return out;
+    }
+
+    /** FAQ mirror chunks are matched on their phrasing (the heading); other chunks on their text. */
+    static String englishText(StoredChunk chunk) {
+        String text = Source.faqKeyOf(chunk.documentId()) != null && chunk.heading() != null
+            && !chunk.heading().isBlank() ? chunk.heading() : chunk.indexText();
+        return Scripts.latin(text) ? text : null;
+    }
+
+    private Document toLucene(StoredChunk chunk, float[] englishVector) {
         Document doc = new Document();
+        if (englishVector != null) {
+            doc.add(new KnnFloatVectorField(F_VEC_EN, englishVector, VectorSimilarityFunction.COSINE));
+        }
         doc.add(new StringField(F_DOC, chunk.documentId(), Field.Store.YES));
         doc.add(new TextField(F_TEXT, chunk.indexText(), Field.Store.NO));
         if (chunk.embedding() != null) {
@@ -179,6 +255,19 @@ public class LuceneIndex implements AutoCloseable {
     /** Approximate nearest neighbours (HNSW, cosine), filtered by category and validity. */
     public List<Passage> searchKnn(float[] vector, SearchFilter filter, int k) {
         return search(new KnnFloatVectorQuery(F_VEC, vector, k * OVERFETCH, filterQuery(filter)), k, TIER_KNN, true);
+    }
+
+    /**
+     * Nearest neighbours by the English model over Latin-script chunks; empty when there is no
+     * English model or the index holds no English vectors yet (built before the model was added).
+     */
+    public List<Passage> searchKnnEnglish(String query, SearchFilter filter, int k) {
+        if (english == null) {
+            return List.of();
+        }
+        float[] vector = english.embed(query);
+        return search(new KnnFloatVectorQuery(F_VEC_EN, vector, k * OVERFETCH, filterQuery(filter)), k,
+            TIER_KNN_ENGLISH, true);
     }
 
     private Query filterQuery(SearchFilter filter) {

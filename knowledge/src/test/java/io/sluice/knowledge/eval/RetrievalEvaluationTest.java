@@ -64,7 +64,8 @@ class RetrievalEvaluationTest {
         List<StoredChunk> chunks = SampleIndex.chunks(embedder);
         // the chain below uses smartcn (the default) for BM25
         cjk = new LuceneIndex(dir.resolve("cjk"), LexicalAnalyzers.create("cjk"), embedder.dimension());
-        smartcn = new LuceneIndex(dir.resolve("smartcn"), LexicalAnalyzers.create("smartcn"), embedder.dimension());
+        smartcn = new LuceneIndex(dir.resolve("smartcn"), LexicalAnalyzers.create("smartcn"), embedder.dimension(),
+            SharedEmbedder.english());
         cjk.replaceAll(chunks);
         smartcn.replaceAll(chunks);
         snapshots = new FaqSnapshotService(dir.resolve("snap"), embedder, () -> null, 0.9);
@@ -119,11 +120,21 @@ class RetrievalEvaluationTest {
             (double) en5 / Math.max(1, n - zh));
     }
 
+    static List<Passage> search(io.sluice.knowledge.chain.RetrievalTier tier, EvalQuestion q, SearchFilter f) {
+        try {
+            return tier.search(new TierQuery(q.question(), queryVectors.get(q.question()), f), 5);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     @Test
     void hitRatesPerTierAndForTheChain() throws IOException {
         SearchFilter all = new SearchFilter(null, Instant.now());
         Map<String, Score> table = new LinkedHashMap<>();
-        table.put("vector (Lucene KNN, HNSW cosine)", evaluate(q -> cjk.searchKnn(queryVectors.get(q.question()), all, 5)));
+        table.put("vector (Lucene KNN, BGE only)", evaluate(q -> cjk.searchKnn(queryVectors.get(q.question()), all, 5)));
+        var knnTier = Tiers.luceneKnn(smartcn);
+        table.put("vector (Lucene KNN, Latin-script queries → MiniLM)", evaluate(q -> search(knnTier, q, all)));
         table.put("BM25, CJK bigrams", evaluate(q -> cjk.searchBm25(q.question(), all, 5)));
         table.put("BM25, smartcn", evaluate(q -> smartcn.searchBm25(q.question(), all, 5)));
         var faqTier = Tiers.faqSnapshot(snapshots);
@@ -134,7 +145,7 @@ class RetrievalEvaluationTest {
                 throw new IllegalStateException(e);
             }
         }));
-        RetrievalChain chain = new RetrievalChain(List.of(Tiers.luceneKnn(smartcn), Tiers.bm25(smartcn),
+        RetrievalChain chain = new RetrievalChain(List.of(knnTier, Tiers.bm25(smartcn),
             Tiers.faqSnapshot(snapshots)), embedder, POOL, 5, Duration.ofSeconds(30));
         RetrievalPlan plan = RetrievalPlan.defaults().withTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(5),
             Duration.ofSeconds(5));
@@ -161,10 +172,15 @@ class RetrievalEvaluationTest {
         Files.createDirectories(report.getParent());
         Files.writeString(report, out.toString());
 
-        // Regression floors a little under the measured numbers. The target (chain hit@5 >= 0.9)
-        // is NOT met with BGE-small-zh on this set: English paraphrases of Chinese FAQ entries are the gap
-        // (see docs/knowledge.md).
-        assertThat(chainScore.hit5()).as("chain hit@5").isGreaterThanOrEqualTo(0.55);
+        // Regression floors a little under the measured numbers (docs/knowledge.md: chain hit@1 0.523, hit@5 0.795,
+        // Chinese 0.786, English 0.805). The target (chain hit@5 >= 0.9) is NOT met yet.
+        assertThat(chainScore.hit1()).as("chain hit@1").isGreaterThanOrEqualTo(0.48);
+        assertThat(chainScore.hit5()).as("chain hit@5").isGreaterThanOrEqualTo(0.75);
         assertThat(chainScore.zhHit5()).as("chain hit@5 on Chinese questions").isGreaterThanOrEqualTo(0.75);
+        assertThat(chainScore.enHit5()).as("chain hit@5 on English questions (English model)")
+            .isGreaterThanOrEqualTo(0.75);
+        assertThat(table.get("vector (Lucene KNN, Latin-script queries → MiniLM)").enHit5())
+            .as("the English model beats BGE on English questions")
+            .isGreaterThan(table.get("vector (Lucene KNN, BGE only)").enHit5() + 0.2);
     }
 }

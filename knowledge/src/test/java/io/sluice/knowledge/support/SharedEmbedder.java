@@ -6,6 +6,7 @@ import java.util.concurrent.Executors;
 import io.sluice.knowledge.embedding.CachingEmbedder;
 import io.sluice.knowledge.embedding.Embedder;
 import io.sluice.knowledge.embedding.OnnxBgeEmbedder;
+import io.sluice.knowledge.embedding.OnnxMiniLmEmbedder;
 
 /** One ONNX model for all tests in the JVM (it takes seconds to load). */
 public final class SharedEmbedder {
@@ -16,11 +17,17 @@ public final class SharedEmbedder {
         return t;
     });
     private static final Embedder INSTANCE = new CachingEmbedder(new OnnxBgeEmbedder(16, POOL), 2048);
+    private static final Embedder ENGLISH = new CachingEmbedder(new OnnxMiniLmEmbedder(16, POOL), 2048);
 
     private SharedEmbedder() {
     }
 
     public static Embedder get() {
         return INSTANCE;
+    }
+
+    /** The English model (all-MiniLM-L6-v2) for Latin-script texts in Lucene. */
+    public static Embedder english() {
+        return ENGLISH;
     }
 }
