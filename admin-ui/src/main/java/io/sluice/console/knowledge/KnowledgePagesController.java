@@ -19,11 +19,11 @@ import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 
 /** Knowledge pages: documents, FAQ entries, snapshots, hit testing. */
 @Controller
-class KnowledgeController {
+class KnowledgePagesController {
 
     private final KnowledgeConsole knowledge;
 
-    KnowledgeController(KnowledgeConsole knowledge) {
+    KnowledgePagesController(KnowledgeConsole knowledge) {
         this.knowledge = knowledge;
     }
 
