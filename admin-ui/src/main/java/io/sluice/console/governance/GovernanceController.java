@@ -1,0 +1,97 @@
+package io.sluice.console.governance;
+
+import java.security.Principal;
+import java.util.Map;
+
+import org.springframework.stereotype.Controller;
+import org.springframework.ui.Model;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.servlet.mvc.support.RedirectAttributes;
+
+/** Governance: lanes, permits, Sentinel rules, the degradation level and the derived-threshold calculator. */
+@Controller
+class GovernanceController {
+
+    private final GovernanceService governance;
+
+    GovernanceController(GovernanceService governance) {
+        this.governance = governance;
+    }
+
+    @GetMapping("/console/governance")
+    String page(@RequestParam Map<String, String> query, Model model) {
+        model.addAttribute("lanes", governance.lanes());
+        model.addAttribute("providerConfigured", governance.providerConfigured());
+        model.addAttribute("level", governance.level());
+        model.addAttribute("levels", governance.levels());
+        model.addAttribute("tokens", governance.tokens());
+        String c = query.getOrDefault("providerConcurrency", "");
+        String b = query.getOrDefault("callsPerMinute", "");
+        String p = query.getOrDefault("p99Ms", "");
+        model.addAttribute("calc", Map.of("providerConcurrency", c, "callsPerMinute", b, "p99Ms", p));
+        if (!c.isBlank() || !b.isBlank() || !p.isBlank()) {
+            try {
+                model.addAttribute("derived", governance.derive(c, b, p));
+            } catch (IllegalArgumentException e) {
+                model.addAttribute("calcError", e.getMessage());
+            }
+        }
+        return "governance";
+    }
+
+    @PostMapping("/console/governance/permits/{lane}")
+    String resize(@PathVariable String lane, @RequestParam String permits, Principal actor, Model model,
+            RedirectAttributes redirect) {
+        try {
+            governance.resize(actor.getName(), lane, permits);
+        } catch (IllegalArgumentException e) {
+            return refused(model, "permits-" + lane, e.getMessage());
+        }
+        redirect.addFlashAttribute("notice", "Lane " + lane + " now has " + permits.strip() + " permits cluster-wide.");
+        return "redirect:/console/governance";
+    }
+
+    @PostMapping("/console/governance/rules/{lane}")
+    String rules(@PathVariable String lane, @RequestParam Map<String, String> form, Principal actor, Model model,
+            RedirectAttributes redirect) {
+        try {
+            governance.replaceRules(actor.getName(), lane, form);
+        } catch (IllegalArgumentException e) {
+            model.addAttribute("rulesForm", form);
+            return refused(model, "rules-" + lane, e.getMessage());
+        }
+        redirect.addFlashAttribute("notice", "Sentinel rules of lane " + lane + " replaced on every instance.");
+        return "redirect:/console/governance";
+    }
+
+    @PostMapping("/console/governance/level/pin")
+    String pin(@RequestParam String level, @RequestParam(required = false) String reason, Principal actor, Model model,
+            RedirectAttributes redirect) {
+        try {
+            governance.pin(actor.getName(), level, reason);
+        } catch (IllegalArgumentException e) {
+            return refused(model, "pin", e.getMessage());
+        }
+        redirect.addFlashAttribute("notice", "Degradation level pinned at " + level + " on every instance.");
+        return "redirect:/console/governance";
+    }
+
+    @PostMapping("/console/governance/level/unpin")
+    String unpin(Principal actor, RedirectAttributes redirect) {
+        governance.unpin(actor.getName());
+        redirect.addFlashAttribute("notice", "Pin removed: the level follows the measured signals again.");
+        return "redirect:/console/governance";
+    }
+
+    /** Re-renders the page with the message next to the form that failed (status 400), values unchanged. */
+    private String refused(Model model, String field, String message) {
+        model.addAttribute("fieldError", field);
+        model.addAttribute("fieldMessage", message);
+        model.addAttribute("error", "Not changed: " + message);
+        page(Map.of(), model);
+        return "governance";
+    }
+}

@@ -1,0 +1,316 @@
+package io.sluice.console.knowledge;
+
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import io.sluice.console.audit.AuditLog;
+import io.sluice.governance.degradation.DegradationControl;
+import io.sluice.governance.degradation.DegradationLevel;
+import io.sluice.governance.degradation.LevelKnobs;
+import io.sluice.governance.gateway.LlmGateway;
+import io.sluice.governance.tier.FidelityTier;
+import io.sluice.knowledge.chain.RetrievalPlan;
+import io.sluice.knowledge.faq.FaqEntry;
+import io.sluice.knowledge.faq.FaqIndex;
+import io.sluice.knowledge.faq.FaqMatch;
+import io.sluice.knowledge.faq.FaqRepository;
+import io.sluice.knowledge.faq.FaqService;
+import io.sluice.knowledge.faq.FaqSnapshot;
+import io.sluice.knowledge.faq.FaqSnapshotService;
+import io.sluice.knowledge.hittest.HitTestService;
+import io.sluice.knowledge.ingest.DocumentRequest;
+import io.sluice.knowledge.ingest.IngestResult;
+import io.sluice.knowledge.ingest.IngestionService;
+import io.sluice.knowledge.store.KnowledgeRepository;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Service;
+
+/**
+ * Knowledge for operators, through the knowledge module's own services: documents (uploaded and
+ * ingested in the background so progress can be watched), FAQ entries, snapshots and hit testing.
+ * Snapshot history is read from {@code faq_snapshot} directly (no service lists it).
+ */
+@Service
+public class KnowledgeConsole implements DisposableBean {
+
+    private static final Logger log = LoggerFactory.getLogger(KnowledgeConsole.class);
+
+    private final IngestionService ingestion;
+    private final KnowledgeRepository documents;
+    private final FaqService faq;
+    private final FaqRepository faqRepository;
+    private final FaqSnapshotService snapshots;
+    private final FaqIndex faqIndex;
+    private final HitTestService hitTest;
+    private final RetrievalPlan defaultPlan;
+    private final DegradationControl degradation;
+    private final ObjectProvider<LlmGateway> gateway;
+    private final JdbcClient jdbc;
+    private final AuditLog audit;
+    // one upload at a time: ingestion embeds on the shared ONNX threads
+    private final ExecutorService uploads = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "console-ingest");
+        t.setDaemon(true);
+        return t;
+    });
+    private final Map<String, Upload> recent = new ConcurrentHashMap<>();
+
+    public KnowledgeConsole(IngestionService ingestion, KnowledgeRepository documents, FaqService faq,
+            FaqRepository faqRepository, FaqSnapshotService snapshots, FaqIndex faqIndex, HitTestService hitTest,
+            RetrievalPlan defaultRetrievalPlan, DegradationControl degradation, ObjectProvider<LlmGateway> gateway,
+            JdbcClient jdbc, AuditLog audit) {
+        this.ingestion = ingestion;
+        this.documents = documents;
+        this.faq = faq;
+        this.faqRepository = faqRepository;
+        this.snapshots = snapshots;
+        this.faqIndex = faqIndex;
+        this.hitTest = hitTest;
+        this.defaultPlan = defaultRetrievalPlan;
+        this.degradation = degradation;
+        this.gateway = gateway;
+        this.jdbc = jdbc;
+        this.audit = audit;
+    }
+
+    /** An upload as the page shows it: stage, progress, result or error. */
+    public record Upload(String externalId, String fileName, String actor, String stage, int done, int total,
+            String outcome, String error, Instant startedAt) {
+        public int percent() {
+            if ("done".equals(stage)) {
+                return 100;
+            }
+            return total <= 0 ? 0 : Math.min(99, done * 100 / total);
+        }
+
+        public boolean finished() {
+            return "done".equals(stage) || "failed".equals(stage);
+        }
+    }
+
+    public List<KnowledgeRepository.DocumentRow> documents() {
+        return documents.list("", 1000).stream()
+            .filter(d -> !d.externalId().startsWith(io.sluice.knowledge.chain.Source.FAQ_DOCUMENT_PREFIX))
+            .toList();
+    }
+
+    public Collection<Upload> uploads() {
+        Instant cutoff = Instant.now().minusSeconds(600);
+        recent.values().removeIf(u -> u.finished() && u.startedAt().isBefore(cutoff));
+        return recent.values().stream().sorted(Comparator.comparing(Upload::startedAt).reversed()).toList();
+    }
+
+    /**
+     * Accepts an upload and ingests it in the background (progress in {@link #uploads()}).
+     *
+     * @throws IllegalArgumentException when there is nothing to ingest
+     */
+    public String upload(String actor, String fileName, String contentType, byte[] content, String externalId,
+            String title, String category) {
+        if (content == null || content.length == 0) {
+            throw new IllegalArgumentException("choose a non-empty file to upload");
+        }
+        String name = fileName == null || fileName.isBlank() ? "upload" : fileName.strip();
+        String id = externalId == null || externalId.isBlank()
+            ? "upload:" + name.replaceAll("[^A-Za-z0-9._-]", "_") : externalId.strip();
+        if (id.length() > 200 || id.startsWith(io.sluice.knowledge.chain.Source.FAQ_DOCUMENT_PREFIX)) {
+            throw new IllegalArgumentException("document id must be 1-200 characters and not start with 'faq:'");
+        }
+        Upload queued = new Upload(id, name, actor, "queued", 0, 1, null, null, Instant.now());
+        recent.put(id, queued);
+        DocumentRequest request = new DocumentRequest(id, blankToNull(title), name, contentType, content, null,
+            blankToNull(category), List.of(), null, null);
+        uploads.submit(() -> {
+            try {
+                IngestResult result = ingestion.ingest(request, (job, stage, done, total) ->
+                    recent.put(id, new Upload(id, name, actor, stage, done, total, null, null, queued.startedAt())));
+                recent.put(id, new Upload(id, name, actor, "done", 1, 1,
+                    result.outcome() + ": " + result.chunks() + " chunks, version " + result.version(), null,
+                    queued.startedAt()));
+                audit.record(actor, "document.ingest", id, null, result.outcome() + " v" + result.version() + ", "
+                    + result.chunks() + " chunks from " + name + " (" + content.length + " bytes)");
+            } catch (RuntimeException e) {
+                log.info("console upload {} refused: {}", id, e.getMessage());
+                recent.put(id, new Upload(id, name, actor, "failed", 0, 0, null, e.getMessage(), queued.startedAt()));
+                audit.record(actor, "document.ingest.refused", id, null, e.getMessage());
+            }
+        });
+        return id;
+    }
+
+    public boolean deleteDocument(String actor, String externalId) {
+        var before = documents.find(externalId);
+        boolean deleted = ingestion.delete(externalId);
+        if (deleted) {
+            audit.record(actor, "document.delete", externalId,
+                before.map(d -> "v" + d.version() + ", " + d.chunkCount() + " chunks, " + d.title()).orElse("indexed"),
+                null);
+        }
+        recent.remove(externalId);
+        return deleted;
+    }
+
+    // --- FAQ
+
+    public List<FaqEntry> faqEntries() {
+        return faqRepository.findAll();
+    }
+
+    public java.util.Optional<FaqEntry> faqEntry(String key) {
+        return faq.find(key);
+    }
+
+    /**
+     * Creates or updates an entry (validated by the knowledge module; the snapshot is republished
+     * when it is configured to publish on change).
+     *
+     * @throws IllegalArgumentException or IngestException with a message for people; nothing changes then
+     */
+    public FaqEntry saveFaq(String actor, Map<String, String> form) {
+        String key = form.getOrDefault("key", "").strip();
+        if (!key.matches("[A-Za-z0-9._:-]{1,190}")) {
+            throw new IllegalArgumentException("key must be 1-190 letters, digits or . _ : -");
+        }
+        List<String> phrasings = Arrays.stream(form.getOrDefault("phrasings", "").split("\\R"))
+            .map(String::strip).filter(s -> !s.isEmpty()).toList();
+        Instant from = date(form.get("validFrom"), "valid from");
+        Instant until = date(form.get("validUntil"), "valid until");
+        java.util.Optional<FaqEntry> before = faq.find(key);
+        FaqEntry entry = new FaqEntry(0, key, form.getOrDefault("question", "").strip(), phrasings,
+            form.getOrDefault("answer", "").strip(), blankToNull(form.get("category")),
+            before.map(FaqEntry::tags).orElse(List.of()), from, until, null);
+        FaqEntry saved = faq.save(entry);
+        audit.record(actor, before.isPresent() ? "faq.update" : "faq.create", key, before.map(KnowledgeConsole::describe)
+            .orElse(null), describe(saved));
+        return saved;
+    }
+
+    public boolean deleteFaq(String actor, String key) {
+        java.util.Optional<FaqEntry> before = faq.find(key);
+        boolean deleted = faq.delete(key);
+        if (deleted) {
+            audit.record(actor, "faq.delete", key, before.map(KnowledgeConsole::describe).orElse(null), null);
+        }
+        return deleted;
+    }
+
+    static String describe(FaqEntry e) {
+        return "question=" + e.question() + "; phrasings=" + e.phrasings() + "; answer=" + e.answer()
+            + "; category=" + e.category() + "; valid " + (e.validFrom() == null ? "always" : e.validFrom()) + " – "
+            + (e.validUntil() == null ? "no end" : e.validUntil());
+    }
+
+    // --- snapshots
+
+    public record SnapshotRow(long version, int entries, String status, String detail, OffsetDateTime createdAt,
+            OffsetDateTime publishedAt, boolean onDisk) {
+    }
+
+    public FaqSnapshot currentSnapshot() {
+        return snapshots.hasSnapshot() ? snapshots.current() : null;
+    }
+
+    public List<SnapshotRow> snapshotHistory() {
+        List<Long> onDisk = snapshots.versionsOnDisk();
+        List<SnapshotRow> rows = new ArrayList<>(jdbc.sql("""
+                SELECT version, entry_count, status, detail, created_at, published_at
+                FROM faq_snapshot ORDER BY version DESC LIMIT 50""")
+            .query((rs, n) -> new SnapshotRow(rs.getLong("version"), rs.getInt("entry_count"), rs.getString("status"),
+                rs.getString("detail"), rs.getObject("created_at", OffsetDateTime.class),
+                rs.getObject("published_at", OffsetDateTime.class), onDisk.contains(rs.getLong("version"))))
+            .list());
+        // versions on this instance's disk that the database does not know (e.g. built before a restore)
+        for (Long v : onDisk) {
+            if (rows.stream().noneMatch(r -> r.version() == v)) {
+                rows.add(new SnapshotRow(v, 0, "ON DISK", null, null, null, true));
+            }
+        }
+        rows.sort(Comparator.comparingLong(SnapshotRow::version).reversed());
+        return rows;
+    }
+
+    public FaqSnapshot publishFromDatabase(String actor) {
+        long before = snapshots.hasSnapshot() ? snapshots.current().version() : 0;
+        FaqSnapshot published = snapshots.rebuildFromDatabase();
+        audit.record(actor, "faq.snapshot.publish", "faq snapshot", "v" + before, "v" + published.version()
+            + " (" + published.size() + " entries)");
+        return published;
+    }
+
+    public FaqSnapshot rollBack(String actor, long version) {
+        long before = snapshots.hasSnapshot() ? snapshots.current().version() : 0;
+        FaqSnapshot published = snapshots.publishVersion(version);
+        audit.record(actor, "faq.snapshot.rollback", "faq snapshot", "v" + before, "v" + published.version());
+        return published;
+    }
+
+    // --- hit testing
+
+    /** What the chat would answer at one level: the highest tier it may use and with what. */
+    public record LevelAnswer(DegradationLevel level, FidelityTier highestTier, FidelityTier chatTier, int topK,
+            String how) {
+    }
+
+    public record HitTest(HitTestService.Report report, DegradationLevel level, RetrievalPlan plan,
+            FaqMatch faqAnswer, List<LevelAnswer> perLevel) {
+    }
+
+    /** Runs the online retrieval path for the query with the plan of the given level (default: the level in force). */
+    public HitTest hitTest(String query, String levelName) {
+        DegradationLevel level = levelName == null || levelName.isBlank() ? degradation.level()
+            : DegradationLevel.valueOf(levelName);
+        LevelKnobs knobs = degradation.knobs(level);
+        RetrievalPlan plan = defaultPlan.withTopK(knobs.topK());
+        HitTestService.Report report = hitTest.test(query, plan);
+        FaqMatch best = faqIndex.best(query).orElse(null);
+        LlmGateway llm = gateway.getIfAvailable();
+        boolean llmAvailable = llm != null && llm.available();
+        List<LevelAnswer> perLevel = new ArrayList<>();
+        for (DegradationLevel l : DegradationLevel.values()) {
+            LevelKnobs k = degradation.knobs(l);
+            // the chat today: F2 (the FAQ answer polished by the light model) when allowed and possible, else F1
+            boolean f2 = llmAvailable && best != null && k.highestTier().ordinal() <= FidelityTier.F2.ordinal();
+            perLevel.add(new LevelAnswer(l, k.highestTier(), f2 ? FidelityTier.F2 : FidelityTier.F1, k.topK(),
+                f2 ? "FAQ answer polished by the " + k.modelRoute() + " model (max " + k.maxTokens() + " tokens)"
+                    : best != null ? "FAQ answer as is, no LLM" : "no FAQ match: the 'no answer found' reply"));
+        }
+        return new HitTest(report, level, plan, best, perLevel);
+    }
+
+    private static Instant date(String value, String name) {
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        try {
+            return LocalDate.parse(value.strip()).atStartOfDay().toInstant(ZoneOffset.UTC);
+        } catch (DateTimeParseException e) {
+            throw new IllegalArgumentException(name + " must be a date (yyyy-mm-dd), was '" + value + "'");
+        }
+    }
+
+    private static String blankToNull(String value) {
+        return value == null || value.isBlank() ? null : value.strip();
+    }
+
+    @Override
+    public void destroy() {
+        uploads.shutdownNow();
+    }
+}
