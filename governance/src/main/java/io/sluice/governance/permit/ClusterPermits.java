@@ -30,8 +30,12 @@ public class ClusterPermits {
     private final IntSupplier knownInstances;
     private final Map<String, RPermitExpirableSemaphore> semaphores = new ConcurrentHashMap<>();
     private final Map<String, LocalShare> localShares = new ConcurrentHashMap<>();
-    private final Map<String, Semaphore> gates = new ConcurrentHashMap<>();
+    private final Map<String, ResizableGate> gates = new ConcurrentHashMap<>();
+    private final Map<String, CachedSize> sizes = new ConcurrentHashMap<>();
     private volatile long initialisedAtRecovery = -1;
+
+    /** How long a lane's cluster size read from Redis is trusted before it is read again. */
+    private static final long SIZE_TTL_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     public ClusterPermits(RedissonClient redisson, PermitProperties properties) {
         this(redisson, properties, new RedisGuard(Duration.ofSeconds(2)), () -> 1);
@@ -60,7 +64,9 @@ public class ClusterPermits {
         long started = System.nanoTime();
         // An instance never holds more than the lane's cluster size, so waiters queue locally first
         // (fair, no I/O) and at most that many contend in Redis: no thundering herd on each release.
-        Semaphore gate = gates.computeIfAbsent(lane, l -> new Semaphore(policy.permits(), true));
+        // the gate follows the lane's cluster size, so a resize from the console takes effect here too
+        ResizableGate gate = gates.computeIfAbsent(lane, l -> new ResizableGate(policy.permits()));
+        gate.resize(size(lane));
         try {
             if (!gate.tryAcquire(wait.toNanos(), TimeUnit.NANOSECONDS)) {
                 return Optional.empty();
@@ -107,8 +113,18 @@ public class ClusterPermits {
         }, () -> localShare(lane, policy).inUse());
     }
 
+    /** The lane's cluster-wide size as Redis holds it (after any resize); the configured size when Redis is down. */
     public int size(String lane) {
-        return properties.lane(lane).permits();
+        PermitProperties.Lane policy = properties.lane(lane);
+        long now = System.nanoTime();
+        CachedSize cached = sizes.get(lane);
+        if (cached != null && now - cached.readAt < SIZE_TTL_NANOS) {
+            return cached.size;
+        }
+        int size = guard.call(() -> semaphore(lane, policy).getPermits(), policy::permits);
+        int effective = size > 0 ? size : policy.permits();
+        sizes.put(lane, new CachedSize(effective, now));
+        return effective;
     }
 
     /** Resizes a lane cluster-wide (the console calls this); permits in use stay valid. */
@@ -118,6 +134,30 @@ public class ClusterPermits {
         }
         PermitProperties.Lane policy = properties.lane(lane);
         semaphore(lane, policy).setPermits(permits);
+        sizes.remove(lane);
+    }
+
+    private record CachedSize(int size, long readAt) {
+    }
+
+    /** A local fair semaphore whose number of permits can follow the cluster size. */
+    static final class ResizableGate extends Semaphore {
+
+        private int size;
+
+        ResizableGate(int size) {
+            super(size, true);
+            this.size = size;
+        }
+
+        synchronized void resize(int newSize) {
+            if (newSize > size) {
+                release(newSize - size);
+            } else if (newSize < size) {
+                reducePermits(size - newSize);
+            }
+            size = newSize;
+        }
     }
 
     private RPermitExpirableSemaphore semaphore(String lane, PermitProperties.Lane policy) {
