@@ -41,7 +41,7 @@ class ChatStepsTest {
 
     final FakeLlmGateway gateway = new FakeLlmGateway();
     final LoadMonitor load = new LoadMonitor(100, Duration.ofMinutes(1));
-    final ChatProperties properties = new ChatProperties(0.7, "", 256, 6, Duration.ofSeconds(60), 4);
+    final ChatProperties properties = ChatProperties.defaults();
 
     static ChatContext context(String message, DegradationLevel level) {
         ChatContext ctx = new ChatContext(CLIENT, new ChatRequest("u1", null, message));
