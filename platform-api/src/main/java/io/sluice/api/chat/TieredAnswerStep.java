@@ -136,6 +136,7 @@ public final class TieredAnswerStep implements ChatStep {
                     attempt = lean(ctx, documents, knobs, left);
                 } else {
                     tier = FidelityTier.F2;                 // nothing retrieved: the FAQ answer, polished
+                    ctx.capTier(FidelityTier.F2, "no document passages (" + retrieved.path() + ")");
                 }
             }
             if (tier == FidelityTier.F2) {

@@ -187,6 +187,30 @@ class ChatStepsTest {
     }
 
     @Test
+    void aClientThatAcceptsDeferralIsMarkedForF0WhenShedOrAtAnLlmFreeLevelButNotOtherwise() {
+        PriorityAdmission admission = new PriorityAdmission(AdmissionProperties.defaults(1));
+        ChatContext shed = deferrable("怎么查物流", DegradationLevel.L2);
+        ChatContext l3 = deferrable("我要投诉", DegradationLevel.L3);
+        ChatContext admitted = deferrable("我要投诉", DegradationLevel.L0);
+
+        for (ChatContext ctx : List.of(shed, l3, admitted)) {
+            new AdmissionStep(admission, access(gateway)).apply(ctx, END);
+        }
+
+        assertThat(shed.deferReason()).contains("lane B");
+        assertThat(l3.deferReason()).contains("L3");
+        assertThat(admitted.deferReason()).isNull();
+    }
+
+    static ChatContext deferrable(String message, DegradationLevel level) {
+        ChatContext ctx = new ChatContext(CLIENT, new ChatRequest("u1", null, message, true));
+        ctx.session(SessionContext.fresh());
+        ctx.level(level, KNOBS.get(level));
+        ctx.intent(new RuleIntentClassifier().classify(message));
+        return ctx;
+    }
+
+    @Test
     void aRequestThatWouldMissItsDeadlineIsAnsweredAtF1WithoutWaiting() {
         PriorityAdmission admission = new PriorityAdmission(new AdmissionProperties(1, null, 0.5, Duration.ofSeconds(1),
             Map.of(Priority.A, Duration.ofMillis(100)), null, Duration.ofSeconds(5), 0.2));

@@ -11,7 +11,7 @@ import io.sluice.governance.gateway.LlmStream;
 import io.sluice.governance.gateway.LlmStreamListener;
 
 /** A test-only gateway: answers (or refuses) as told and remembers every request. */
-final class FakeLlmGateway implements LlmGateway {
+class FakeLlmGateway implements LlmGateway {
 
     final List<LlmRequest> calls = new CopyOnWriteArrayList<>();
     volatile Function<LlmRequest, LlmOutcome> behaviour =

@@ -208,4 +208,47 @@ class TieredAnswerStepTest {
         assertThat(events).containsExactly("meta F4", "one ", "two ", "three");
         assertThat(ctx.answer().text()).isEqualTo("one two three");
     }
+
+    @Test
+    void aStreamThatBreaksAfterItsFirstTokensIsReportedNotSteppedDown() {
+        ChatContext ctx = context(DegradationLevel.L0, null);
+        List<String> events = new ArrayList<>();
+        ctx.stream(new AnswerStream() {
+            boolean begun;
+
+            @Override
+            public void begin(ChatContext c, FidelityTier tier, List<ChatResponse.Source> sources) {
+                begun = true;
+            }
+
+            @Override
+            public void token(String text) {
+                events.add(text);
+            }
+
+            @Override
+            public boolean begun() {
+                return begun;
+            }
+        });
+        FakeLlmGateway breaking = new FakeLlmGateway() {
+            @Override
+            public io.sluice.governance.gateway.LlmStream stream(io.sluice.governance.gateway.LlmRequest request,
+                    io.sluice.governance.gateway.LlmStreamListener listener) {
+                calls.add(request);
+                listener.onToken("half ");
+                listener.onEnd(new LlmOutcome.Degraded(LlmOutcome.Reason.PROVIDER_ERROR, "cut"));
+                return null;
+            }
+        };
+        StaticListableBeanFactory beans = new StaticListableBeanFactory();
+        beans.addBean("gateway", breaking);
+        TieredAnswerStep step = new TieredAnswerStep(message -> FAQ, retriever, new LlmAccess(beans.getBeanProvider(
+            io.sluice.governance.gateway.LlmGateway.class)), load, ChatProperties.defaults(), null);
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> step.apply(ctx, c -> { }))
+            .isInstanceOf(TieredAnswerStep.StreamBrokenException.class);
+        assertThat(events).containsExactly("half ");
+        assertThat(breaking.calls).hasSize(1);
+    }
 }
