@@ -13,6 +13,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.sluice.api.admission.PriorityAdmission;
 import io.sluice.api.auth.ApiKeys;
+import io.sluice.api.chat.PassageRetriever;
 import io.sluice.api.intent.Priority;
 import io.sluice.api.auth.ClientTier;
 import io.sluice.api.auth.IssuedKey;
@@ -75,6 +76,13 @@ class ChatPipelineEndToEndTest {
         RecordingGateway recordingGateway() {
             return new RecordingGateway();
         }
+
+        /** No retrieval: these tests are about the pipeline, so the LLM tier is F2 (FAQ polished). */
+        @Bean
+        @Primary
+        PassageRetriever noRetrieval() {
+            return PassageRetriever.NONE;
+        }
     }
 
     /** Answers every call at once and remembers the prompts it was given. */
@@ -94,7 +102,20 @@ class ChatPipelineEndToEndTest {
 
         @Override
         public LlmStream stream(LlmRequest request, LlmStreamListener listener) {
-            throw new UnsupportedOperationException();
+            calls.add(request);
+            listener.onToken("polished ");
+            listener.onToken("answer");
+            listener.onComplete(new LlmOutcome.Answered("polished answer", "fake-light", 10, 5, 1, false));
+            return new LlmStream() {
+                @Override
+                public void cancel() {
+                }
+
+                @Override
+                public boolean finished() {
+                    return true;
+                }
+            };
         }
     }
 
@@ -321,7 +342,7 @@ class ChatPipelineEndToEndTest {
         assertThat(body).contains("event:meta", "event:token", "event:done");
         assertThat(body.indexOf("event:meta")).isLessThan(body.indexOf("event:token"));
         assertThat(body.indexOf("event:token")).isLessThan(body.indexOf("event:done"));
-        assertThat(body).contains("\"tier\":\"F2\"", "\"text\":\"polished answer\"");
+        assertThat(body).contains("\"tier\":\"F2\"", "\"text\":\"polished \"", "\"text\":\"answer\"");
     }
 
     @Test

@@ -1,5 +1,8 @@
 package io.sluice.api.chat;
 
+import java.util.Locale;
+import java.util.concurrent.CancellationException;
+
 import io.sluice.api.admission.PriorityAdmission;
 import io.sluice.api.intent.Priority;
 import io.sluice.governance.tier.FidelityTier;
@@ -7,7 +10,8 @@ import io.sluice.governance.tier.FidelityTier;
 /**
  * Admission: only requests that will call the LLM queue, by priority class (S/A/B, VIP, aging), for
  * a bounded time. One that cannot make its deadline, or a B request while the level does not admit
- * lane B, is answered at F1 at once instead of waiting. The slot is held until the answer is made.
+ * lane B, is answered at F1 at once instead of waiting — or, if the client accepts deferred answers,
+ * queued for later (F0). The slot is held until the answer is made.
  */
 public final class AdmissionStep implements ChatStep {
 
@@ -22,11 +26,14 @@ public final class AdmissionStep implements ChatStep {
     @Override
     public void apply(ChatContext ctx, Next next) {
         if (!llm.wouldCall(ctx)) {
+            if (ctx.request().defersAccepted() && llm.usable().isPresent() && !ctx.llmAllowed()) {
+                ctx.deferBecause("level " + ctx.level() + " answers without the LLM");
+            }
             next.proceed(ctx);
             return;
         }
         if (ctx.priority() == Priority.B && !ctx.knobs().laneBAdmitted()) {
-            ctx.capTier(FidelityTier.F1, "lane B not admitted at " + ctx.level());
+            shed(ctx, "lane B not admitted at " + ctx.level());
             next.proceed(ctx);
             return;
         }
@@ -35,13 +42,20 @@ public final class AdmissionStep implements ChatStep {
             if (ticket instanceof PriorityAdmission.Declined declined
                     && declined.reason() == PriorityAdmission.Reason.INTERRUPTED) {
                 // the caller went away while queued (SSE disconnect): stop here, record nothing
-                throw new java.util.concurrent.CancellationException("request cancelled while waiting for admission");
+                throw new CancellationException("request cancelled while waiting for admission");
             }
             if (ticket instanceof PriorityAdmission.Declined declined) {
-                ctx.capTier(FidelityTier.F1, "admission: " + declined.reason().name().toLowerCase(java.util.Locale.ROOT)
+                shed(ctx, "admission: " + declined.reason().name().toLowerCase(Locale.ROOT)
                     + (declined.etaMs() > 0 ? " (eta " + declined.etaMs() + " ms)" : ""));
             }
             next.proceed(ctx);
+        }
+    }
+
+    private static void shed(ChatContext ctx, String reason) {
+        ctx.capTier(FidelityTier.F1, reason);
+        if (ctx.request().defersAccepted()) {
+            ctx.deferBecause(reason);
         }
     }
 }

@@ -1,6 +1,5 @@
 package io.sluice.api.chat;
 
-import java.time.Duration;
 import java.util.List;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -17,6 +16,8 @@ import io.sluice.api.session.SessionStore;
 import io.sluice.governance.degradation.DegradationControl;
 import io.sluice.governance.gateway.LlmGateway;
 import io.sluice.governance.permit.ClusterPermits;
+import io.sluice.knowledge.chain.RetrievalChain;
+import io.sluice.knowledge.chain.RetrievalPlan;
 
 import org.redisson.api.RedissonClient;
 import org.springframework.beans.factory.ObjectProvider;
@@ -83,8 +84,16 @@ public class ChatConfiguration {
     }
 
     @Bean
-    TieredAnswerStep tieredAnswerStep(AnsweringStep faq, LlmAccess llm, LoadMonitor load, ChatProperties properties) {
-        return new TieredAnswerStep(faq, llm, load, properties);
+    TieredAnswerStep tieredAnswerStep(AnsweringStep faq, ObjectProvider<PassageRetriever> retriever, LlmAccess llm,
+            LoadMonitor load, ChatProperties properties, ObjectProvider<DeferredAnswers> deferred) {
+        return new TieredAnswerStep(faq, retriever.getIfAvailable(() -> PassageRetriever.NONE), llm, load, properties,
+            deferred.getIfAvailable());
+    }
+
+    /** The knowledge chain with the configured plan; top-k comes from the degradation level per request. */
+    @Bean
+    PassageRetriever passageRetriever(RetrievalChain chain, RetrievalPlan defaultRetrievalPlan) {
+        return (question, topK) -> chain.retrieve(question, defaultRetrievalPlan.withTopK(topK));
     }
 
     /** Workers answering SSE streams (bounded: beyond it a stream is refused with 429). */
@@ -136,8 +145,8 @@ public class ChatConfiguration {
 
     /** LLM answer latencies and failures over the last 30 s (adaptive limiter, degradation level). */
     @Bean
-    LoadMonitor loadMonitor() {
-        return new LoadMonitor(2048, Duration.ofSeconds(30));
+    LoadMonitor loadMonitor(ChatProperties properties) {
+        return new LoadMonitor(2048, properties.loadWindow());
     }
 
     @Bean

@@ -34,6 +34,8 @@ public final class ChatContext {
     private boolean cached;
     private Double cacheSimilarity;
     private Answer answer;
+    private String deferReason;
+    private AnswerStream stream;
 
     public ChatContext(ApiClient client, ChatRequest request) {
         this(client, request, PriorityAdmission.QueueListener.NONE);
@@ -155,5 +157,24 @@ public final class ChatContext {
 
     public void answer(Answer answer) {
         this.answer = answer;
+    }
+
+    /** The SSE sink of a streaming request (tokens as the LLM writes them), or null. */
+    public AnswerStream stream() {
+        return stream;
+    }
+
+    public void stream(AnswerStream stream) {
+        this.stream = stream;
+    }
+
+    /** Asks the answering step for a deferred (F0) answer, because the LLM cannot be had now. */
+    public void deferBecause(String reason) {
+        this.deferReason = reason;
+    }
+
+    /** Why this request should be deferred, or null. */
+    public String deferReason() {
+        return deferReason;
     }
 }

@@ -11,12 +11,23 @@ import jakarta.validation.constraints.Size;
  * @param userId    the customer, as the calling client knows them
  * @param sessionId an earlier answer's session; absent, unknown or someone else's starts a new one
  * @param message   the text, at most {@value #MAX_MESSAGE_CHARS} characters
+ * @param acceptDeferred true: when the platform cannot answer with the LLM now (level, lane B shed,
+ *                  admission deadline), queue the question and return a ticket (tier F0) instead of F1
  */
 public record ChatRequest(
     @NotBlank(message = "userId is required") @Size(max = 200, message = "userId must be at most 200 characters") String userId,
     UUID sessionId,
     @NotBlank(message = "message must not be empty")
-    @Size(max = ChatRequest.MAX_MESSAGE_CHARS, message = "message must be at most {max} characters") String message) {
+    @Size(max = ChatRequest.MAX_MESSAGE_CHARS, message = "message must be at most {max} characters") String message,
+    Boolean acceptDeferred) {
+
+    public ChatRequest(String userId, UUID sessionId, String message) {
+        this(userId, sessionId, message, null);
+    }
+
+    public boolean defersAccepted() {
+        return Boolean.TRUE.equals(acceptDeferred);
+    }
 
     public static final int MAX_MESSAGE_CHARS = 4000;
 }

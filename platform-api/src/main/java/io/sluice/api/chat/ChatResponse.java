@@ -23,6 +23,8 @@ import io.sluice.governance.tier.FidelityTier;
  * @param requestId        this exchange (for feedback)
  * @param sessionId        the session (pass it back to continue)
  * @param degradationLevel the platform's level when this was answered (L0..L3)
+ * @param ticket           a deferred (F0) answer's ticket (its task id)
+ * @param statusUrl        where the deferred answer is fetched ({@code GET /api/v1/tasks/{ticket}})
  */
 public record ChatResponse(
     String answer,
@@ -37,7 +39,9 @@ public record ChatResponse(
     long latencyMs,
     UUID requestId,
     UUID sessionId,
-    String degradationLevel) {
+    String degradationLevel,
+    @JsonInclude(JsonInclude.Include.NON_NULL) UUID ticket,
+    @JsonInclude(JsonInclude.Include.NON_NULL) String statusUrl) {
 
     /** Where an answer came from. */
     public record Source(String kind, String id, String title, Float score) {
@@ -48,6 +52,7 @@ public record ChatResponse(
         return new ChatResponse(answer.text(), answer.tier(), answer.tier().badge(), answer.sources(),
             ctx.intent() == null ? null : ctx.intent().intent().code(), ctx.priority().name(), ctx.cached(),
             ctx.cacheSimilarity(), ctx.queueWaitMs(), ctx.elapsedMs(), ctx.requestId(), ctx.session().id(),
-            ctx.level().name());
+            ctx.level().name(), answer.ticket() == null ? null : answer.ticket().id(),
+            answer.ticket() == null ? null : answer.ticket().statusUrl());
     }
 }

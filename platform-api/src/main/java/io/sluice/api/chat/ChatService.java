@@ -21,7 +21,14 @@ public class ChatService {
 
     /** With a listener told the queue position and ETA if the request has to wait (SSE). */
     public ChatResponse chat(ApiClient client, ChatRequest request, PriorityAdmission.QueueListener listener) {
+        return chat(client, request, listener, null);
+    }
+
+    /** Streaming: LLM tiers write their tokens into {@code stream} as they come (SSE). */
+    public ChatResponse chat(ApiClient client, ChatRequest request, PriorityAdmission.QueueListener listener,
+            AnswerStream stream) {
         ChatContext ctx = new ChatContext(client, request, listener);
+        ctx.stream(stream);
         pipeline.run(ctx);
         if (ctx.answer() == null) {
             throw new IllegalStateException("the chat pipeline produced no answer");

@@ -31,8 +31,10 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
  * {@code error} event. A heartbeat comment every second detects a client that went away: its request
  * is cancelled (the worker interrupted), which takes it out of the admission queue or frees its slot.
  *
- * <p>Today the answer is made whole (F1/F2) and sent as one {@code token} event; token-by-token
- * streaming through {@code LlmGateway.stream} comes with the gateway (next session), same events.
+ * <p>LLM tiers (F4–F2) stream token by token through {@code LlmGateway.stream}: {@code meta} goes out
+ * just before the first token; a disconnect interrupts the worker, which cancels the gateway stream
+ * and so frees its permit. Answers made without the LLM (F1, F0, cache hits) come as one {@code token}.
+ * A stream that breaks after its first tokens ends with an {@code error} event (status 502).
  */
 @RestController
 public class ChatStreamController {
@@ -86,33 +88,82 @@ public class ChatStreamController {
     }
 
     private void run(SseEmitter emitter, AtomicBoolean finished, ApiClient client, ChatRequest request) {
+        SseAnswerStream sink = new SseAnswerStream(emitter);
         try {
             ChatResponse response = chat.chat(client, request,
-                (position, etaMs) -> send(emitter, "queued", Map.of("position", position, "etaMs", etaMs)));
-            Map<String, Object> meta = new LinkedHashMap<>();
-            meta.put("tier", response.tier());
-            meta.put("badge", response.badge());
-            meta.put("intent", response.intent());
-            meta.put("priority", response.priority());
-            meta.put("sources", response.sources());
-            meta.put("cached", response.cached());
-            meta.put("queueWaitMs", response.queueWaitMs());
-            meta.put("requestId", response.requestId());
-            meta.put("sessionId", response.sessionId());
-            meta.put("degradationLevel", response.degradationLevel());
-            send(emitter, "meta", meta);
-            send(emitter, "token", Map.of("text", response.answer()));
-            send(emitter, "done", Map.of("latencyMs", response.latencyMs()));
+                (position, etaMs) -> send(emitter, "queued", Map.of("position", position, "etaMs", etaMs)), sink);
+            if (!sink.begun()) {                          // not streamed by the LLM (F1, F0, cache): one token
+                Map<String, Object> meta = meta(response.tier(), response.sources(), response.intent(),
+                    response.priority(), response.cached(), response.queueWaitMs(), response.requestId(),
+                    response.sessionId(), response.degradationLevel());
+                if (response.ticket() != null) {
+                    meta.put("ticket", response.ticket());
+                    meta.put("statusUrl", response.statusUrl());
+                }
+                send(emitter, "meta", meta);
+                send(emitter, "token", Map.of("text", response.answer()));
+            }
+            send(emitter, "done", Map.of("latencyMs", response.latencyMs(), "tier", response.tier()));
             finished.set(true);
             emitter.complete();
         } catch (RateLimitedException e) {
             fail(emitter, finished, Map.of("status", 429, "type", "rate-limited", "retryAfter", e.retryAfterSeconds()));
+        } catch (TieredAnswerStep.StreamBrokenException e) {
+            log.warn("chat stream broke: {}", e.getMessage());
+            fail(emitter, finished, Map.of("status", 502, "type", "stream-broken"));
         } catch (RuntimeException e) {
-            if (Thread.currentThread().isInterrupted() || finished.get()) {
+            if (Thread.currentThread().isInterrupted() || finished.get()
+                    || e instanceof java.util.concurrent.CancellationException) {
                 return;                                   // the client went away: nothing to tell
             }
             log.error("chat stream failed", e);
             fail(emitter, finished, Map.of("status", 500, "type", "internal"));
+        }
+    }
+
+    static Map<String, Object> meta(io.sluice.governance.tier.FidelityTier tier, java.util.List<ChatResponse.Source> sources,
+            String intent, String priority, boolean cached, long queueWaitMs, java.util.UUID requestId,
+            java.util.UUID sessionId, String level) {
+        Map<String, Object> meta = new LinkedHashMap<>();
+        meta.put("tier", tier);
+        meta.put("badge", tier.badge());
+        meta.put("intent", intent);
+        meta.put("priority", priority);
+        meta.put("sources", sources);
+        meta.put("cached", cached);
+        meta.put("queueWaitMs", queueWaitMs);
+        meta.put("requestId", requestId);
+        meta.put("sessionId", sessionId);
+        meta.put("degradationLevel", level);
+        return meta;
+    }
+
+    /** LLM tokens straight to the client: meta just before the first token, then one event per token. */
+    private static final class SseAnswerStream implements AnswerStream {
+        private final SseEmitter emitter;
+        private volatile boolean begun;
+
+        SseAnswerStream(SseEmitter emitter) {
+            this.emitter = emitter;
+        }
+
+        @Override
+        public void begin(ChatContext ctx, io.sluice.governance.tier.FidelityTier tier,
+                java.util.List<ChatResponse.Source> sources) {
+            begun = true;
+            send(emitter, "meta", meta(tier, sources, ctx.intent() == null ? null : ctx.intent().intent().code(),
+                ctx.priority().name(), false, ctx.queueWaitMs(), ctx.requestId(),
+                ctx.session() == null ? null : ctx.session().id(), ctx.level().name()));
+        }
+
+        @Override
+        public void token(String text) {
+            send(emitter, "token", Map.of("text", text));
+        }
+
+        @Override
+        public boolean begun() {
+            return begun;
         }
     }
 

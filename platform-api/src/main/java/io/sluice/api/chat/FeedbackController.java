@@ -17,8 +17,8 @@ import org.springframework.web.server.ResponseStatusException;
 /**
  * {@code POST /api/v1/chat/{requestId}/feedback}: stores {@code helpful}; {@code moreDetail} re-asks
  * the question (as stored, masked) in the same session through the whole pipeline, so it is answered
- * at the highest tier the platform allows right now. Offering a deferred (F0) answer instead comes
- * with the work queue. Only the client that asked may give feedback (else 404).
+ * at the highest tier the platform allows right now, or, when the LLM cannot be had now, with a
+ * deferred (F0) ticket. Only the client that asked may give feedback (else 404).
  */
 @RestController
 public class FeedbackController {
@@ -45,6 +45,6 @@ public class FeedbackController {
             return ResponseEntity.noContent().build();
         }
         return ResponseEntity.ok(chat.chat(client,
-            new ChatRequest(exchange.userId(), exchange.sessionId(), exchange.question())));
+            new ChatRequest(exchange.userId(), exchange.sessionId(), exchange.question(), true)));
     }
 }

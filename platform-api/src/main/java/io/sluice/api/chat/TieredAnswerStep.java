@@ -1,29 +1,67 @@
 package io.sluice.api.chat;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.sluice.api.ingress.LoadMonitor;
 import io.sluice.api.session.Turn;
+import io.sluice.governance.degradation.LevelKnobs;
 import io.sluice.governance.gateway.Lane;
 import io.sluice.governance.gateway.LlmGateway;
 import io.sluice.governance.gateway.LlmMessage;
 import io.sluice.governance.gateway.LlmOutcome;
 import io.sluice.governance.gateway.LlmRequest;
+import io.sluice.governance.gateway.LlmStream;
+import io.sluice.governance.gateway.LlmStreamListener;
 import io.sluice.governance.tier.FidelityTier;
+import io.sluice.knowledge.chain.Passage;
+import io.sluice.knowledge.chain.RetrievalResult;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Answering: the best tier the request may have and the platform can give now.
+ * Answering: the best tier the request may have (its cap: level, admission) that the platform can
+ * give now, stepping down one tier whenever the gateway says {@code Saturated} or {@code Degraded},
+ * all inside one answer budget; never an exception to the customer.
  * <ul>
- *   <li>F1 — the FAQ answer ({@link AnsweringStep}), no LLM: always available, and the fallback.</li>
- *   <li>F2 — the FAQ answer polished by the light model through the gateway's interactive lane, when
- *       the level allows F2 and a gateway is available; Saturated/Degraded fall back to F1.</li>
- *   <li>F4/F3 (retrieval + full/lean prompt) come with the knowledge module: next seam here.</li>
+ *   <li>F4 full — vector retrieval, the level's top-k passages, full prompt with history, the level's
+ *       model route and max_tokens (interactive lane).</li>
+ *   <li>F3 lean — BM25 passages when the vector tiers found nothing, else fewer of the vector hits;
+ *       trimmed passages and prompt, fewer history turns, smaller max_tokens.</li>
+ *   <li>F2 fast — the FAQ answer polished by the light model, short max_tokens.</li>
+ *   <li>F1 faq — the FAQ / extractive answer ({@link AnsweringStep}), no LLM: always there.</li>
+ *   <li>F0 deferred — when an earlier step asked for it ({@link ChatContext#deferReason()}): the question
+ *       goes to the work queue and the customer gets a ticket.</li>
  * </ul>
- * LLM latency and failures feed the {@link LoadMonitor} (adaptive limiter, degradation level).
+ * Streaming requests ({@link ChatContext#stream()}) get the same tiers through {@code LlmGateway.stream}:
+ * tokens flow out as they come; a disconnect (the worker is interrupted) cancels the gateway stream,
+ * which frees its permit. LLM latency and failures feed the {@link LoadMonitor}.
  */
 public final class TieredAnswerStep implements ChatStep {
+
+    private static final Logger log = LoggerFactory.getLogger(TieredAnswerStep.class);
+
+    static final String FULL_SYSTEM_PROMPT = """
+        You are a customer-service assistant. Answer the customer's last message from the reference passages
+        below; cite them as [1], [2] where you use them. Be accurate and complete but concise, and reply in the
+        customer's language. Never invent policies, amounts or dates the passages do not state; if they do not
+        cover the question, say so and suggest contacting a human agent.
+        Reference passages:
+        %s""";
+
+    static final String LEAN_SYSTEM_PROMPT = """
+        Customer-service assistant. Answer briefly, in the customer's language, only from these passages; if they
+        do not cover it, say so:
+        %s""";
 
     static final String FAST_SYSTEM_PROMPT = """
         You are a customer-service assistant. Answer the customer's last message using only the reference
@@ -31,62 +69,273 @@ public final class TieredAnswerStep implements ChatStep {
         not cover the question, say so and suggest contacting a human agent.
         Reference answer: %s""";
 
+    static final String DEFERRED_TEXT = "您的问题已受理，我们会尽快给出详细答复，可凭编号 %s 查询结果。"
+        + " (Your question has been accepted; a detailed answer will follow. Ticket %s, status at %s.)";
+
     private final AnsweringStep faq;
+    private final PassageRetriever retriever;
     private final LlmAccess llm;
     private final LoadMonitor load;
     private final ChatProperties properties;
+    private final DeferredAnswers deferred;
 
-    public TieredAnswerStep(AnsweringStep faq, LlmAccess llm, LoadMonitor load, ChatProperties properties) {
+    public TieredAnswerStep(AnsweringStep faq, PassageRetriever retriever, LlmAccess llm, LoadMonitor load,
+            ChatProperties properties, DeferredAnswers deferred) {
         this.faq = faq;
+        this.retriever = retriever == null ? PassageRetriever.NONE : retriever;
         this.llm = llm;
         this.load = load;
         this.properties = properties;
+        this.deferred = deferred;
+    }
+
+    public TieredAnswerStep(AnsweringStep faq, LlmAccess llm, LoadMonitor load, ChatProperties properties) {
+        this(faq, PassageRetriever.NONE, llm, load, properties, null);
     }
 
     @Override
     public void apply(ChatContext ctx, Next next) {
-        Answer f1 = faq.answer(ctx.message());
-        Optional<LlmGateway> gateway = llm.usable();
-        if (!ctx.llmAllowed() || gateway.isEmpty() || f1.sources().isEmpty()) {
-            ctx.answer(f1);
-        } else {
-            ctx.answer(fast(ctx, gateway.get(), f1));
-        }
+        ctx.answer(answer(ctx));
         next.proceed(ctx);
     }
 
-    private Answer fast(ChatContext ctx, LlmGateway gateway, Answer f1) {
+    private Answer answer(ChatContext ctx) {
+        if (ctx.deferReason() != null && deferred != null) {
+            Optional<Answer> ticket = defer(ctx);
+            if (ticket.isPresent()) {
+                return ticket.get();
+            }
+        }
+        Optional<LlmGateway> gateway = llm.usable();
+        if (!ctx.llmAllowed() || gateway.isEmpty()) {
+            return faq.answer(ctx.message());
+        }
+        long deadline = System.nanoTime() + properties.answerBudget().toNanos();
+        LevelKnobs knobs = ctx.knobs();
+        RetrievalResult retrieved = null;
+        Answer faqAnswer = null;
+        FidelityTier tier = ctx.tierCap();
+        while (tier.ordinal() <= FidelityTier.F2.ordinal()) {
+            Duration left = Duration.ofNanos(deadline - System.nanoTime());
+            if (left.compareTo(properties.minCallBudget()) < 0) {
+                ctx.capTier(FidelityTier.F1, "answer budget spent");
+                break;
+            }
+            Attempt attempt = null;
+            if (tier == FidelityTier.F4 || tier == FidelityTier.F3) {
+                if (retrieved == null) {
+                    retrieved = retriever.retrieve(ctx.message(), knobs == null ? 5 : knobs.topK());
+                }
+                List<Passage> documents = retrieved.found() && !"faq-snapshot".equals(retrieved.answeredBy())
+                    ? retrieved.passages() : List.of();
+                boolean vector = retrieved.answeredBy() != null && retrieved.answeredBy().startsWith("vector");
+                if (tier == FidelityTier.F4 && vector) {
+                    attempt = full(ctx, documents, knobs, left);
+                } else if (!documents.isEmpty()) {
+                    tier = FidelityTier.F3;                 // no vector hits: BM25 passages, lean prompt
+                    attempt = lean(ctx, documents, knobs, left);
+                } else {
+                    tier = FidelityTier.F2;                 // nothing retrieved: the FAQ answer, polished
+                    ctx.capTier(FidelityTier.F2, "no document passages (" + retrieved.path() + ")");
+                }
+            }
+            if (tier == FidelityTier.F2) {
+                faqAnswer = faqAnswer != null ? faqAnswer : faq.answer(ctx.message());
+                if (faqAnswer.sources().isEmpty()) {
+                    break;
+                }
+                attempt = fast(ctx, faqAnswer, knobs, left);
+            }
+            Optional<Answer> answered = run(ctx, gateway.get(), attempt);
+            if (answered.isPresent()) {
+                return answered.get();
+            }
+            tier = FidelityTier.values()[tier.ordinal() + 1];
+        }
+        return faqAnswer != null ? faqAnswer : faq.answer(ctx.message());
+    }
+
+    /** One LLM tier: its tier, request and the sources it will name. */
+    private record Attempt(FidelityTier tier, LlmRequest request, List<ChatResponse.Source> sources) {
+    }
+
+    private Attempt full(ChatContext ctx, List<Passage> passages, LevelKnobs knobs, Duration budget) {
+        int k = knobs == null ? passages.size() : Math.min(knobs.topK(), passages.size());
+        List<Passage> used = passages.subList(0, k);
         List<LlmMessage> messages = new ArrayList<>();
-        messages.add(LlmMessage.system(FAST_SYSTEM_PROMPT.formatted(f1.text())));
-        List<Turn> turns = ctx.session() == null ? List.of() : ctx.session().recentTurns();
-        for (Turn turn : turns.subList(Math.max(0, turns.size() - properties.historyTurns()), turns.size())) {
+        messages.add(LlmMessage.system(FULL_SYSTEM_PROMPT.formatted(numbered(used, properties.fullPassageChars()))));
+        addHistory(ctx, messages, properties.historyTurns());
+        messages.add(LlmMessage.user(ctx.message()));
+        return new Attempt(FidelityTier.F4, request(knobs == null ? null : knobs.modelRoute(), messages,
+            knobs == null ? 1024 : knobs.maxTokens(), budget), sources(used));
+    }
+
+    private Attempt lean(ChatContext ctx, List<Passage> passages, LevelKnobs knobs, Duration budget) {
+        int k = Math.min(properties.leanPassages(), passages.size());
+        if (knobs != null) {
+            k = Math.min(k, knobs.topK());
+        }
+        List<Passage> used = passages.subList(0, k);
+        List<LlmMessage> messages = new ArrayList<>();
+        messages.add(LlmMessage.system(LEAN_SYSTEM_PROMPT.formatted(numbered(used, properties.leanPassageChars()))));
+        addHistory(ctx, messages, properties.historyTurns() / 3);
+        messages.add(LlmMessage.user(ctx.message()));
+        int maxTokens = knobs == null ? properties.leanMaxTokens() : Math.min(properties.leanMaxTokens(), knobs.maxTokens());
+        return new Attempt(FidelityTier.F3, request(knobs == null ? null : knobs.modelRoute(), messages, maxTokens, budget),
+            sources(used));
+    }
+
+    private Attempt fast(ChatContext ctx, Answer faqAnswer, LevelKnobs knobs, Duration budget) {
+        List<LlmMessage> messages = new ArrayList<>();
+        messages.add(LlmMessage.system(FAST_SYSTEM_PROMPT.formatted(faqAnswer.text())));
+        addHistory(ctx, messages, properties.historyTurns());
+        messages.add(LlmMessage.user(ctx.message()));
+        int maxTokens = knobs == null ? properties.fastMaxTokens() : Math.min(properties.fastMaxTokens(), knobs.maxTokens());
+        String route = properties.fastRoute() == null || properties.fastRoute().isBlank() ? null : properties.fastRoute();
+        return new Attempt(FidelityTier.F2, request(route, messages, maxTokens, budget), faqAnswer.sources());
+    }
+
+    private static LlmRequest request(String route, List<LlmMessage> messages, int maxTokens, Duration budget) {
+        return new LlmRequest(Lane.INTERACTIVE, route, messages, maxTokens, budget);
+    }
+
+    private static void addHistory(ChatContext ctx, List<LlmMessage> messages, int turns) {
+        List<Turn> recent = ctx.session() == null ? List.of() : ctx.session().recentTurns();
+        for (Turn turn : recent.subList(Math.max(0, recent.size() - turns), recent.size())) {
             messages.add(new LlmMessage("ASSISTANT".equals(turn.role()) ? LlmMessage.Role.ASSISTANT : LlmMessage.Role.USER,
                 turn.content()));
         }
-        messages.add(LlmMessage.user(ctx.message()));
-        int maxTokens = Math.min(properties.fastMaxTokens(), ctx.knobs() == null ? properties.fastMaxTokens()
-            : ctx.knobs().maxTokens());
-        String route = properties.fastRoute() == null || properties.fastRoute().isBlank() ? null : properties.fastRoute();
+    }
+
+    static String numbered(List<Passage> passages, int maxChars) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < passages.size(); i++) {
+            Passage p = passages.get(i);
+            String text = p.answer() != null ? p.text() + "\n" + p.answer() : p.text();
+            if (text.length() > maxChars) {
+                text = text.substring(0, maxChars) + "…";
+            }
+            sb.append('[').append(i + 1).append("] ").append(p.source().title());
+            if (p.source().heading() != null && !p.source().heading().isBlank()) {
+                sb.append(" › ").append(p.source().heading());
+            }
+            sb.append('\n').append(text).append("\n\n");
+        }
+        return sb.toString().strip();
+    }
+
+    static List<ChatResponse.Source> sources(List<Passage> passages) {
+        return passages.stream().map(p -> p.isFaq()
+                ? new ChatResponse.Source("faq", p.source().faqKey(), p.source().title(), (float) p.score())
+                : new ChatResponse.Source("document", p.source().documentId(), p.source().title(), (float) p.score()))
+            .toList();
+    }
+
+    /** Calls (or streams) one tier; empty = step down (the reason is on the context and in the load monitor). */
+    private Optional<Answer> run(ChatContext ctx, LlmGateway gateway, Attempt attempt) {
         long started = System.nanoTime();
         LlmOutcome outcome;
         try {
-            outcome = gateway.call(new LlmRequest(Lane.INTERACTIVE, route, messages, maxTokens, null));
+            outcome = ctx.stream() == null ? gateway.call(attempt.request()) : stream(ctx, gateway, attempt);
         } catch (RuntimeException e) {
-            load.record((System.nanoTime() - started) / 1_000_000, true);
+            if (!(e instanceof CancellationException)) {
+                load.record((System.nanoTime() - started) / 1_000_000, true);
+            }
             throw e;
         }
         long ms = (System.nanoTime() - started) / 1_000_000;
         if (outcome instanceof LlmOutcome.Answered answered) {
             load.record(ms, false);
-            return new Answer(answered.text(), FidelityTier.F2, f1.sources());
+            return Optional.of(new Answer(answered.text(), attempt.tier(), attempt.sources()));
         }
+        FidelityTier lower = FidelityTier.values()[attempt.tier().ordinal() + 1];
         if (outcome instanceof LlmOutcome.Degraded degraded) {
             load.record(ms, true);
-            ctx.capTier(FidelityTier.F1, "LLM degraded: " + degraded.reason());
-            return f1;
+            ctx.capTier(lower, attempt.tier() + " degraded: " + degraded.reason());
+        } else {
+            ctx.capTier(lower, attempt.tier() + " saturated: " + ((LlmOutcome.Saturated) outcome).reason());
         }
-        LlmOutcome.Saturated saturated = (LlmOutcome.Saturated) outcome;
-        ctx.capTier(FidelityTier.F1, "LLM lane saturated: " + saturated.reason());
-        return f1;
+        return Optional.empty();
+    }
+
+    /**
+     * Streams one tier into the request's {@link AnswerStream}; blocks this (worker) thread until the
+     * stream ends. Interrupted (client gone) or past the stream timeout: the gateway stream is cancelled.
+     * A failure after tokens went out cannot step down any more: it surfaces as {@link StreamBrokenException}.
+     */
+    private LlmOutcome stream(ChatContext ctx, LlmGateway gateway, Attempt attempt) {
+        AnswerStream sink = ctx.stream();
+        CompletableFuture<LlmOutcome> end = new CompletableFuture<>();
+        AtomicReference<LlmStream> running = new AtomicReference<>();
+        LlmStream stream = gateway.stream(attempt.request(), new LlmStreamListener() {
+            @Override
+            public void onToken(String token) {
+                try {
+                    if (!sink.begun()) {
+                        sink.begin(ctx, attempt.tier(), attempt.sources());
+                    }
+                    sink.token(token);
+                } catch (RuntimeException e) {               // the client went away mid-stream
+                    end.completeExceptionally(new CancellationException("client gone: " + e));
+                    LlmStream s = running.get();
+                    if (s != null) {
+                        s.cancel();
+                    }
+                }
+            }
+
+            @Override
+            public void onComplete(LlmOutcome.Answered answered) {
+                end.complete(answered);
+            }
+
+            @Override
+            public void onEnd(LlmOutcome outcome) {
+                end.complete(outcome);
+            }
+        });
+        running.set(stream);
+        LlmOutcome outcome;
+        try {
+            outcome = end.get(properties.streamTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            stream.cancel();
+            Thread.currentThread().interrupt();
+            throw new CancellationException("client disconnected while streaming");
+        } catch (ExecutionException e) {
+            stream.cancel();
+            throw e.getCause() instanceof CancellationException c ? c : new CancellationException(e.toString());
+        } catch (TimeoutException e) {
+            stream.cancel();
+            outcome = new LlmOutcome.Degraded(LlmOutcome.Reason.TIMEOUT, "stream ran past the stream timeout");
+        }
+        if (!(outcome instanceof LlmOutcome.Answered) && sink.begun()) {
+            load.record(0, true);
+            throw new StreamBrokenException(attempt.tier() + " stream broke after its first tokens: " + describe(outcome));
+        }
+        return outcome;
+    }
+
+    private static String describe(LlmOutcome outcome) {
+        return outcome instanceof LlmOutcome.Degraded d ? d.reason() + " " + d.detail()
+            : outcome instanceof LlmOutcome.Saturated s ? "saturated " + s.reason() : "answered";
+    }
+
+    private Optional<Answer> defer(ChatContext ctx) {
+        try {
+            DeferredAnswers.Ticket ticket = deferred.defer(ctx);
+            String text = DEFERRED_TEXT.formatted(ticket.id(), ticket.id(), ticket.statusUrl());
+            return Optional.of(new Answer(text, FidelityTier.F0, List.of(), ticket));
+        } catch (RuntimeException e) {
+            log.warn("chat {}: could not defer ({}), answering at F1: {}", ctx.requestId(), ctx.deferReason(), e.toString());
+            return Optional.empty();
+        }
+    }
+
+    /** A streamed answer failed after its first tokens went out (the SSE controller sends an error event). */
+    public static final class StreamBrokenException extends RuntimeException {
+        public StreamBrokenException(String message) {
+            super(message);
+        }
     }
 }

@@ -41,7 +41,7 @@ class ChatStepsTest {
 
     final FakeLlmGateway gateway = new FakeLlmGateway();
     final LoadMonitor load = new LoadMonitor(100, Duration.ofMinutes(1));
-    final ChatProperties properties = new ChatProperties(0.7, "", 256, 6, Duration.ofSeconds(60), 4);
+    final ChatProperties properties = ChatProperties.defaults();
 
     static ChatContext context(String message, DegradationLevel level) {
         ChatContext ctx = new ChatContext(CLIENT, new ChatRequest("u1", null, message));
@@ -184,6 +184,30 @@ class ChatStepsTest {
         assertThat(b.tierCap()).isEqualTo(FidelityTier.F1);
         assertThat(b.capReason()).contains("lane B");
         assertThat(s.tierCap()).isEqualTo(FidelityTier.F2);
+    }
+
+    @Test
+    void aClientThatAcceptsDeferralIsMarkedForF0WhenShedOrAtAnLlmFreeLevelButNotOtherwise() {
+        PriorityAdmission admission = new PriorityAdmission(AdmissionProperties.defaults(1));
+        ChatContext shed = deferrable("怎么查物流", DegradationLevel.L2);
+        ChatContext l3 = deferrable("我要投诉", DegradationLevel.L3);
+        ChatContext admitted = deferrable("我要投诉", DegradationLevel.L0);
+
+        for (ChatContext ctx : List.of(shed, l3, admitted)) {
+            new AdmissionStep(admission, access(gateway)).apply(ctx, END);
+        }
+
+        assertThat(shed.deferReason()).contains("lane B");
+        assertThat(l3.deferReason()).contains("L3");
+        assertThat(admitted.deferReason()).isNull();
+    }
+
+    static ChatContext deferrable(String message, DegradationLevel level) {
+        ChatContext ctx = new ChatContext(CLIENT, new ChatRequest("u1", null, message, true));
+        ctx.session(SessionContext.fresh());
+        ctx.level(level, KNOBS.get(level));
+        ctx.intent(new RuleIntentClassifier().classify(message));
+        return ctx;
     }
 
     @Test

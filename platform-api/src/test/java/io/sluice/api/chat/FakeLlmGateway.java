@@ -11,7 +11,7 @@ import io.sluice.governance.gateway.LlmStream;
 import io.sluice.governance.gateway.LlmStreamListener;
 
 /** A test-only gateway: answers (or refuses) as told and remembers every request. */
-final class FakeLlmGateway implements LlmGateway {
+class FakeLlmGateway implements LlmGateway {
 
     final List<LlmRequest> calls = new CopyOnWriteArrayList<>();
     volatile Function<LlmRequest, LlmOutcome> behaviour =
@@ -32,6 +32,25 @@ final class FakeLlmGateway implements LlmGateway {
 
     @Override
     public LlmStream stream(LlmRequest request, LlmStreamListener listener) {
-        throw new UnsupportedOperationException("not used by these tests");
+        calls.add(request);
+        LlmOutcome outcome = behaviour.apply(request);
+        if (outcome instanceof LlmOutcome.Answered answered) {
+            for (String word : answered.text().split("(?<= )")) {
+                listener.onToken(word);
+            }
+            listener.onComplete(answered);
+        } else {
+            listener.onEnd(outcome);
+        }
+        return new LlmStream() {
+            @Override
+            public void cancel() {
+            }
+
+            @Override
+            public boolean finished() {
+                return true;
+            }
+        };
     }
 }

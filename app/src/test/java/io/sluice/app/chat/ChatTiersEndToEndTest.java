@@ -1,0 +1,396 @@
+package io.sluice.app.chat;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.BufferedReader;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.sluice.api.auth.ApiKeys;
+import io.sluice.api.auth.ClientTier;
+import io.sluice.api.auth.IssuedKey;
+import io.sluice.app.support.Http;
+import io.sluice.app.support.TestServices;
+import io.sluice.governance.degradation.DegradationControl;
+import io.sluice.governance.degradation.DegradationLevel;
+import io.sluice.governance.permit.ClusterPermits;
+import io.sluice.knowledge.sample.KnowledgeBootstrap;
+import io.sluice.mock.MockProvider;
+import io.sluice.mock.Scenario;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+
+/**
+ * The answering tiers end to end: real PostgreSQL + pgvector, Redis, Lucene, the ONNX model and the
+ * real governed gateway, with only the LLM provider simulated (the mock, in process, on a free port).
+ * The interactive lane has 4 permits, as many as the mock's concurrency cap in the overload test.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class ChatTiersEndToEndTest {
+
+    static final String RUN = UUID.randomUUID().toString();
+    static final MockProvider MOCK = MockProvider.start(0);
+    static final int PERMITS = 4;
+
+    static final String REFUND = "退款多久到账";               // A (refund)
+    static final String COMPLAINT = "我要投诉，退款太慢了";       // S
+    static final String PAYMENT = "付款失败了但是钱被扣了";       // A
+    static final String RETURNS = "退货的运费谁来出";             // B
+
+    @DynamicPropertySource
+    static void services(DynamicPropertyRegistry registry) {
+        registry.add("sluice.db.url", TestServices::databaseUrl);
+        registry.add("sluice.redis.url", TestServices::redisUrl);
+        registry.add("sluice.data-dir", () -> System.getProperty("java.io.tmpdir") + "/sluice-test-" + RUN);
+        registry.add("sluice.gateway.base-url", MOCK::baseUrl);
+        registry.add("sluice.gateway.key-prefix", () -> "test:" + RUN + ":gw:");
+        registry.add("sluice.permits.key-prefix", () -> "test:" + RUN + ":permits:");
+        registry.add("sluice.permits.lanes.interactive.permits", () -> PERMITS);
+        registry.add("sluice.chat.admission.capacity", () -> PERMITS);
+        registry.add("sluice.degradation.key-prefix", () -> "test:" + RUN + ":degradation:");
+        registry.add("sluice.ingress.rate.user.key-prefix", () -> "test:" + RUN + ":bucket:");
+        registry.add("sluice.chat.session.key-prefix", () -> "test:" + RUN + ":session:");
+        // short windows so that a provider outage and its recovery play out in seconds, not minutes
+        registry.add("sluice.chat.answer-budget", () -> "4s");
+        registry.add("sluice.chat.load-window", () -> "3s");
+        registry.add("sluice.degradation.up-after", () -> "1s");
+        registry.add("sluice.gateway.lanes.interactive.sentinel.open-for", () -> "2s");
+        registry.add("sluice.gateway.lanes.interactive.sentinel.stat-interval", () -> "2s");
+        registry.add("sluice.gateway.lanes.interactive.budget", () -> "4s");
+        registry.add("sluice.batch.jobs.work-queue-drain.enabled", () -> "false");
+        // the machine is shared and loaded: retrieval tiers get generous timeouts so their breakers stay shut
+        registry.add("sluice.knowledge.chain.vector-timeout", () -> "3s");
+        registry.add("sluice.knowledge.chain.bm25-timeout", () -> "2s");
+    }
+
+    @AfterAll
+    static void stopMock() {
+        MOCK.close();
+    }
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    ApiKeys apiKeys;
+
+    @Autowired
+    DegradationControl degradation;
+
+    @Autowired
+    ClusterPermits permits;
+
+    @Autowired
+    KnowledgeBootstrap bootstrap;
+
+    @Autowired
+    ObjectMapper json;
+
+    IssuedKey client;
+    Http http;
+
+    @BeforeEach
+    void setUp() {
+        MOCK.scenario(Scenario.healthy().withFixedLatency(20));
+        MOCK.reset();
+        client = apiKeys.create("tiers-" + RUN, ClientTier.STANDARD);
+        http = new Http(port, client.key());
+        await().atMost(Duration.ofMinutes(3)).until(() -> "ready".equals(bootstrap.status()));
+    }
+
+    @AfterEach
+    void tearDown() {
+        degradation.unpin("tiers-test");
+        MOCK.scenario(Scenario.healthy());
+    }
+
+    static String chat(String message) {
+        return chat(message, false);
+    }
+
+    static String chat(String message, boolean acceptDeferred) {
+        return "{\"userId\":\"u-" + UUID.randomUUID() + "\",\"message\":\"" + message + "\""
+            + (acceptDeferred ? ",\"acceptDeferred\":true" : "") + "}";
+    }
+
+    JsonNode ok(HttpResponse<String> response) {
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        return json.readTree(response.body());
+    }
+
+    JsonNode ask(DegradationLevel level, String body) {
+        degradation.pin(level, "tiers-test", "pinned by the test");
+        return ok(http.postJson("/api/v1/chat", body));
+    }
+
+    // --- one tier per level -------------------------------------------------------------------
+
+    @Test
+    void atL0TheAnswerIsF4FromVectorRetrievalAndTheFullPromptNamingItsDocumentSources() {
+        JsonNode answer = ask(DegradationLevel.L0, chat(REFUND));
+
+        assertThat(answer.get("tier").asText()).isEqualTo("F4");
+        assertThat(answer.get("badge").asText()).isEqualTo("AI analysis");
+        assertThat(answer.get("answer").asText()).contains("tok0");
+        assertThat(answer.get("sources")).isNotEmpty().hasSizeLessThanOrEqualTo(5);
+        assertThat(MOCK.counters().served()).isEqualTo(1);
+    }
+
+    @Test
+    void atL1TheAnswerIsLeanF3WithAtMostTwoSources() {
+        JsonNode answer = ask(DegradationLevel.L1, chat(REFUND));
+
+        assertThat(answer.get("tier").asText()).isEqualTo("F3");
+        assertThat(answer.get("sources")).isNotEmpty().hasSizeLessThanOrEqualTo(2);
+        assertThat(answer.get("degradationLevel").asText()).isEqualTo("L1");
+    }
+
+    @Test
+    void atL2TheFaqAnswerIsPolishedAtF2AndLaneBIsAnsweredAtF1WithoutTheLlm() {
+        JsonNode fast = ask(DegradationLevel.L2, chat(REFUND));
+        long calls = MOCK.counters().requests();
+        JsonNode laneB = ask(DegradationLevel.L2, chat(RETURNS));
+
+        assertThat(fast.get("tier").asText()).isEqualTo("F2");
+        assertThat(fast.get("badge").asText()).isEqualTo("fast answer");
+        assertThat(fast.get("sources").get(0).get("kind").asText()).isEqualTo("faq");
+        assertThat(laneB.get("priority").asText()).isEqualTo("B");
+        assertThat(laneB.get("tier").asText()).isEqualTo("F1");
+        assertThat(MOCK.counters().requests()).isEqualTo(calls);
+    }
+
+    @Test
+    void atL3EveryAnswerIsF1AndTheProviderIsNotCalled() {
+        JsonNode answer = ask(DegradationLevel.L3, chat(COMPLAINT));
+
+        assertThat(answer.get("tier").asText()).isEqualTo("F1");
+        assertThat(answer.get("badge").asText()).isEqualTo("automatic answer");
+        assertThat(MOCK.counters().requests()).isZero();
+    }
+
+    @Test
+    void aClientThatAcceptsDeferralGetsAnF0TicketWhoseTaskCanBeRead() {
+        JsonNode deferred = ask(DegradationLevel.L2, chat(RETURNS, true));
+
+        assertThat(deferred.get("tier").asText()).isEqualTo("F0");
+        assertThat(deferred.get("badge").asText()).isEqualTo("answer later");
+        String ticket = deferred.get("ticket").asText();
+        assertThat(deferred.get("statusUrl").asText()).isEqualTo("/api/v1/tasks/" + ticket);
+        JsonNode task = ok(http.get("/api/v1/tasks/" + ticket));
+        assertThat(task.get("state").asText()).isEqualTo("QUEUED");
+        assertThat(MOCK.counters().requests()).isZero();
+    }
+
+    // --- provider trouble ---------------------------------------------------------------------
+
+    @Test
+    void providerDownAnswersContinueWithinBudgetAndReturnToF4ByThemselvesAfterRecovery() {
+        await().atMost(Duration.ofSeconds(30)).until(() -> degradation.level() == DegradationLevel.L0);
+        MOCK.scenario(Scenario.healthy().withErrors(1.0, 500));
+
+        List<String> tiers = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            long started = System.nanoTime();
+            JsonNode answer = ok(http.postJson("/api/v1/chat", chat(REFUND)));
+            long ms = (System.nanoTime() - started) / 1_000_000;
+            assertThat(ms).as("answer time while the provider is down").isLessThan(15_000);
+            tiers.add(answer.get("tier").asText());
+        }
+        assertThat(tiers).allSatisfy(tier -> assertThat(tier).isIn("F3", "F1"));
+        await().atMost(Duration.ofSeconds(20)).until(() -> degradation.level() != DegradationLevel.L0);
+
+        MOCK.scenario(Scenario.healthy().withFixedLatency(20));
+        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() ->
+            assertThat(ok(http.postJson("/api/v1/chat", chat(REFUND))).get("tier").asText()).isEqualTo("F4"));
+        assertThat(degradation.level()).isEqualTo(DegradationLevel.L0);
+    }
+
+    // --- foundation: one permit per LLM call, released after success and failure ---------------
+
+    @Test
+    void anLlmAnswerHoldsExactlyOneInteractivePermitDuringTheProviderCallAndReleasesIt() throws Exception {
+        assertThat(permits.inUse("interactive")).isZero();
+        MOCK.scenario(Scenario.healthy().withFixedLatency(1500));
+        degradation.pin(DegradationLevel.L2, "tiers-test", "one F2 call");
+
+        AtomicInteger most = new AtomicInteger();
+        CompletableFuture<HttpResponse<String>> slow = CompletableFuture.supplyAsync(() ->
+            http.postJson("/api/v1/chat", chat(REFUND)));
+        while (!slow.isDone()) {
+            most.accumulateAndGet(permits.inUse("interactive"), Math::max);
+            Thread.sleep(20);
+        }
+        assertThat(ok(slow.get()).get("tier").asText()).isEqualTo("F2");
+        assertThat(most.get()).as("permits in use during the provider call").isEqualTo(1);
+        assertThat(permits.inUse("interactive")).isZero();
+
+        MOCK.scenario(Scenario.healthy().withHang(true));
+        most.set(0);
+        CompletableFuture<HttpResponse<String>> hung = CompletableFuture.supplyAsync(() ->
+            http.postJson("/api/v1/chat", chat(REFUND)));
+        while (!hung.isDone()) {
+            most.accumulateAndGet(permits.inUse("interactive"), Math::max);
+            Thread.sleep(20);
+        }
+        assertThat(ok(hung.get()).get("tier").asText()).isEqualTo("F1");
+        assertThat(most.get()).as("permits in use during the hung call").isEqualTo(1);
+        assertThat(permits.inUse("interactive")).isZero();
+    }
+
+    // --- streaming ----------------------------------------------------------------------------
+
+    HttpRequest streamRequest(String body) {
+        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/v1/chat/stream"))
+            .header("Content-Type", "application/json")
+            .header("Accept", "text/event-stream")
+            .header("Authorization", "Bearer " + client.key())
+            .POST(HttpRequest.BodyPublishers.ofString(body))
+            .build();
+    }
+
+    static final HttpClient SSE = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
+    /** The provider client's first stream pays its start-up (seconds on a loaded machine): not under test. */
+    void warmUpStreaming() throws Exception {
+        SSE.send(streamRequest(chat(REFUND)), HttpResponse.BodyHandlers.ofString());
+        await().atMost(Duration.ofSeconds(10)).until(() -> permits.inUse("interactive") == 0);
+    }
+
+    static List<String> events(String body) {
+        return body.lines().filter(line -> line.startsWith("event:")).map(line -> line.substring(6)).toList();
+    }
+
+    @Test
+    void aStreamCarriesTheProvidersTokensOneEventEachBetweenMetaAndDone() throws Exception {
+        degradation.pin(DegradationLevel.L0, "tiers-test", "stream at F4");
+        warmUpStreaming();
+        MOCK.scenario(Scenario.healthy().withCompletionTokens(8).withInterTokenDelay(10));
+
+        HttpResponse<String> response = SSE.send(streamRequest(chat(REFUND)), HttpResponse.BodyHandlers.ofString());
+
+        List<String> events = events(response.body());
+        assertThat(events.get(0)).isEqualTo("meta");
+        assertThat(events.subList(1, events.size() - 1)).hasSizeGreaterThan(1).containsOnly("token");
+        assertThat(events.get(events.size() - 1)).isEqualTo("done");
+        assertThat(response.body()).contains("\"tier\":\"F4\"", "tok0", "tok7");
+        assertThat(permits.inUse("interactive")).isZero();
+    }
+
+    @Test
+    void clientsThatDisconnectMidStreamFreeTheirGatewayPermits() throws Exception {
+        degradation.pin(DegradationLevel.L0, "tiers-test", "long streams");
+        MOCK.scenario(Scenario.healthy().withCompletionTokens(200).withInterTokenDelay(100));
+
+        for (int i = 0; i < 3; i++) {
+            HttpResponse<InputStream> response = SSE.send(streamRequest(chat(REFUND)),
+                HttpResponse.BodyHandlers.ofInputStream());
+            try (BufferedReader reader = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = reader.readLine()) != null && !line.equals("event:token")) {
+                    // read up to the first token
+                }
+                assertThat(line).isEqualTo("event:token");
+                assertThat(permits.inUse("interactive")).isEqualTo(1);
+            }   // the client goes away mid-stream
+        }
+
+        await().atMost(Duration.ofSeconds(15)).until(() -> permits.inUse("interactive") == 0);
+    }
+
+    // --- overload -----------------------------------------------------------------------------
+
+    record Result(String priority, int status, String tier, long waitMs, boolean retryAfter) {
+    }
+
+    @Test
+    void underFiveTimesTheProvidersConcurrencyEveryRequestGetsATierOrARefusalWithRetryAfter() throws Exception {
+        int cap = PERMITS;
+        MOCK.scenario(Scenario.healthy().withFixedLatency(400).withConcurrencyCap(cap));
+        degradation.pin(DegradationLevel.L0, "tiers-test", "admission under overload");
+        String[] messages = {COMPLAINT, PAYMENT, RETURNS, RETURNS, PAYMENT};
+        List<Result> results = new CopyOnWriteArrayList<>();
+        HttpClient httpClient = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        long until = System.nanoTime() + Duration.ofSeconds(12).toNanos();
+        List<Thread> workers = new ArrayList<>();
+        for (int w = 0; w < 5 * cap; w++) {
+            String message = messages[w % messages.length];
+            Thread worker = new Thread(() -> {
+                while (System.nanoTime() < until) {
+                    try {
+                        HttpResponse<String> response = httpClient.send(HttpRequest.newBuilder(
+                                URI.create("http://127.0.0.1:" + port + "/api/v1/chat"))
+                            .header("Content-Type", "application/json")
+                            .header("Authorization", "Bearer " + client.key())
+                            .POST(HttpRequest.BodyPublishers.ofString(chat(message))).build(),
+                            HttpResponse.BodyHandlers.ofString());
+                        JsonNode body = json.readTree(response.body());
+                        results.add(new Result(body.has("priority") ? body.get("priority").asText() : "-",
+                            response.statusCode(), body.has("tier") ? body.get("tier").asText() : null,
+                            body.has("queueWaitMs") ? body.get("queueWaitMs").asLong() : 0,
+                            response.headers().firstValue("Retry-After").isPresent()));
+                    } catch (Exception e) {
+                        results.add(new Result("-", -1, null, 0, false));
+                    }
+                }
+            });
+            worker.start();
+            workers.add(worker);
+        }
+        for (Thread worker : workers) {
+            worker.join();
+        }
+
+        assertThat(results).hasSizeGreaterThan(40);
+        assertThat(results).allSatisfy(r -> {
+            assertThat(r.status()).as("status").isIn(200, 429, 503);
+            if (r.status() == 200) {
+                assertThat(r.tier()).isIn("F4", "F3", "F2", "F1", "F0");
+            } else {
+                assertThat(r.retryAfter()).as("Retry-After on a refusal").isTrue();
+            }
+        });
+        assertThat(MOCK.counters().maxConcurrentSeen()).isLessThanOrEqualTo(cap);
+        assertThat(MOCK.counters().rejected()).as("429s sent by the provider").isZero();
+        Map<String, Long> p95 = new ConcurrentHashMap<>();
+        for (String priority : List.of("S", "A", "B")) {
+            long[] waits = results.stream().filter(r -> r.status() == 200 && r.priority().equals(priority))
+                .mapToLong(Result::waitMs).sorted().toArray();
+            assertThat(waits).as("answers of class " + priority).isNotEmpty();
+            p95.put(priority, waits[Math.max(0, (int) Math.ceil(waits.length * 0.95) - 1)]);
+        }
+        System.out.printf("overload: %d requests, p95 wait S=%d A=%d B=%d ms, tiers=%s, provider max concurrent=%d%n",
+            results.size(), p95.get("S"), p95.get("A"), p95.get("B"),
+            results.stream().collect(java.util.stream.Collectors.groupingBy(r -> r.status() + "/" + r.tier(),
+                java.util.stream.Collectors.counting())), MOCK.counters().maxConcurrentSeen());
+        assertThat(p95.get("S")).isLessThan(p95.get("A"));
+        assertThat(p95.get("A")).isLessThan(p95.get("B"));
+        assertThat(p95.get("B")).as("no B request waits beyond its bound (4 s) plus slack").isLessThan(6_000);
+        await().atMost(Duration.ofSeconds(10)).until(() -> permits.inUse("interactive") == 0);
+    }
+}
