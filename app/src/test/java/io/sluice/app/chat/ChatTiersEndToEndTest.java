@@ -214,8 +214,9 @@ class ChatTiersEndToEndTest {
         await().atMost(Duration.ofSeconds(30)).until(() -> degradation.level() == DegradationLevel.L0);
         MOCK.scenario(Scenario.healthy().withErrors(1.0, 500));
 
+        // enough answers for the error ratio to count as evidence (ChatSignals.MIN_SAMPLES)
         List<String> tiers = new ArrayList<>();
-        for (int i = 0; i < 4; i++) {
+        for (int i = 0; i < 12; i++) {
             long started = System.nanoTime();
             JsonNode answer = ok(http.postJson("/api/v1/chat", chat(REFUND)));
             long ms = (System.nanoTime() - started) / 1_000_000;

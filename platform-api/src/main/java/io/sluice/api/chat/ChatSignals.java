@@ -13,6 +13,12 @@ import io.sluice.governance.permit.ClusterPermits;
  */
 public final class ChatSignals implements DegradationSignalSource {
 
+    /**
+     * Answers in the window before latency and error ratio count: one failed call out of one is an
+     * error ratio of 1.0, and must not send the cluster to L3 on its own.
+     */
+    static final int MIN_SAMPLES = 10;
+
     private final LoadMonitor load;
     private final PriorityAdmission admission;
     private final ClusterPermits permits;
@@ -33,6 +39,8 @@ public final class ChatSignals implements DegradationSignalSource {
         } catch (RuntimeException e) {
             // Redis unavailable: occupancy unknown this tick
         }
-        return new DegradationSignals(snapshot.p95LatencyMs(), snapshot.errorRatio(), occupancy, admission.queueLength());
+        boolean enoughEvidence = snapshot.samples() >= MIN_SAMPLES;
+        return new DegradationSignals(enoughEvidence ? snapshot.p95LatencyMs() : 0,
+            enoughEvidence ? snapshot.errorRatio() : 0, occupancy, admission.queueLength());
     }
 }
