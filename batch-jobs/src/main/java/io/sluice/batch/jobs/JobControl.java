@@ -14,6 +14,7 @@ import java.util.regex.Pattern;
 import io.sluice.batch.jobs.drain.DrainJobConfiguration;
 import io.sluice.batch.jobs.maintenance.MaintenanceTasklet;
 import io.sluice.batch.progress.JobProgress;
+import io.sluice.batch.reindex.KnowledgeReindex;
 import io.sluice.batch.progress.ProgressCalculator;
 import io.sluice.batch.queue.WorkQueue;
 
@@ -265,6 +266,14 @@ public class JobControl {
                 } catch (NumberFormatException e) {
                     throw new JobControlException(JobControlException.Kind.INVALID, "maxItems must be a positive integer");
                 }
+            }
+        } else if (KnowledgeReindex.JOB_NAME.equals(jobName)) {
+            for (Map.Entry<String, String> p : given.entrySet()) {
+                if (!p.getKey().equals("reembed") || !Set.of("true", "false").contains(p.getValue())) {
+                    throw new JobControlException(JobControlException.Kind.INVALID,
+                        jobName + " takes one parameter, reembed (true or false)");
+                }
+                builder.addString("reembed", p.getValue());
             }
         } else if (!given.isEmpty()) {
             throw new JobControlException(JobControlException.Kind.INVALID, jobName + " takes no parameters");
