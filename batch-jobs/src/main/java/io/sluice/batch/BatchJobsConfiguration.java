@@ -1,9 +1,12 @@
 package io.sluice.batch;
 
+import java.util.stream.Collectors;
+
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sluice.batch.jobs.JobControl;
+import io.sluice.batch.jobs.maintenance.MaintenanceWork;
 import io.sluice.batch.jobs.scheduling.JobScheduler;
 import io.sluice.batch.queue.QueueMetrics;
 import io.sluice.batch.queue.WorkQueue;
@@ -112,7 +115,9 @@ public class BatchJobsConfiguration {
     }
 
     @Bean
-    JobScheduler batchJobScheduler(JobControl jobControl, SluiceBatchProperties properties) {
-        return new JobScheduler(jobControl, properties.jobs());
+    JobScheduler batchJobScheduler(JobControl jobControl, SluiceBatchProperties properties,
+            ObjectProvider<MaintenanceWork> works) {
+        return new JobScheduler(jobControl, properties.jobs(), works.orderedStream()
+            .filter(MaintenanceWork::clusterWide).map(MaintenanceWork::jobName).collect(Collectors.toSet()));
     }
 }

@@ -17,6 +17,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param drain    the work-queue drain job
  * @param jobs     schedule per job name (cron, enabled)
  * @param yield    how the batch lane yields to the interactive lane
+ * @param faq      FAQ snapshot rebuild: validation, versions kept, distribution, candidate mining
  */
 @ConfigurationProperties("sluice.batch")
 public record SluiceBatchProperties(
@@ -25,7 +26,8 @@ public record SluiceBatchProperties(
         @DefaultValue Tasks tasks,
         @DefaultValue Drain drain,
         Map<String, JobSchedule> jobs,
-        @DefaultValue Yield yield) {
+        @DefaultValue Yield yield,
+        @DefaultValue Faq faq) {
 
     public SluiceBatchProperties {
         if (workerId == null || workerId.isBlank()) {
@@ -102,6 +104,27 @@ public record SluiceBatchProperties(
             @DefaultValue("0.5") double lowWater,
             @DefaultValue("1") int floor,
             @DefaultValue("250ms") Duration sampleInterval) {
+    }
+
+    /**
+     * @param minSelfHitRate   validation: share of entries that must retrieve themselves first by their own question
+     * @param minCountRatio    validation: a new snapshot must keep at least this share of the current one's entries
+     * @param keepVersions     published versions kept in the database (roll back to any of them)
+     * @param channel          Redis pub/sub channel announcing the version every instance should load
+     * @param mineWindow       how far back conversation logs are mined for candidates
+     * @param minOccurrences   a group of similar questions is proposed once it has this many
+     * @param similarity       cosine similarity at which two questions count as the same question
+     * @param maxMessages      most recent qualifying questions mined per run
+     */
+    public record Faq(
+            @DefaultValue("0.95") double minSelfHitRate,
+            @DefaultValue("0.5") double minCountRatio,
+            @DefaultValue("10") int keepVersions,
+            @DefaultValue("sluice:batch:faq-snapshot") String channel,
+            @DefaultValue("7d") Duration mineWindow,
+            @DefaultValue("3") int minOccurrences,
+            @DefaultValue("0.85") double similarity,
+            @DefaultValue("5000") int maxMessages) {
     }
 
     public JobSchedule schedule(String job) {

@@ -4,6 +4,7 @@ import java.net.URI;
 import java.util.List;
 import java.util.stream.Collectors;
 
+import io.sluice.batch.faq.FaqCandidateReview;
 import io.sluice.batch.jobs.JobControlException;
 import io.sluice.batch.tasks.TaskValidationException;
 
@@ -50,6 +51,17 @@ public class BatchApiExceptionHandler extends ResponseEntityExceptionHandler {
         ProblemDetail problem = switch (ex.kind()) {
             case NOT_FOUND -> problem(HttpStatus.NOT_FOUND, BatchProblemTypes.NOT_FOUND, "Not found", ex.getMessage());
             case CONFLICT -> problem(HttpStatus.CONFLICT, BatchProblemTypes.JOB_STATE_CONFLICT, "Job state conflict", ex.getMessage());
+            case INVALID -> problem(HttpStatus.BAD_REQUEST, BatchProblemTypes.INVALID_REQUEST, "Invalid request", ex.getMessage());
+        };
+        return ResponseEntity.status(problem.getStatus()).body(problem);
+    }
+
+    @ExceptionHandler(FaqCandidateReview.ReviewException.class)
+    ResponseEntity<ProblemDetail> review(FaqCandidateReview.ReviewException ex) {
+        ProblemDetail problem = switch (ex.kind()) {
+            case NOT_FOUND -> problem(HttpStatus.NOT_FOUND, BatchProblemTypes.NOT_FOUND, "Not found", ex.getMessage());
+            case CONFLICT -> problem(HttpStatus.CONFLICT, BatchProblemTypes.FAQ_REVIEW_CONFLICT, "FAQ review conflict",
+                ex.getMessage());
             case INVALID -> problem(HttpStatus.BAD_REQUEST, BatchProblemTypes.INVALID_REQUEST, "Invalid request", ex.getMessage());
         };
         return ResponseEntity.status(problem.getStatus()).body(problem);

@@ -24,6 +24,8 @@ public final class BatchProblemTypes {
     public static final URI NOT_FOUND = URI.create(BASE + "not-found");
     /** The job is in a state that does not allow this (stop a finished run, restart a completed one...). */
     public static final URI JOB_STATE_CONFLICT = URI.create(BASE + "job-state-conflict");
+    /** A FAQ candidate was already reviewed, the FAQ key exists, or a snapshot version cannot be put back. */
+    public static final URI FAQ_REVIEW_CONFLICT = URI.create(BASE + "faq-review-conflict");
     /** Content type or method the endpoint does not take. */
     public static final URI UNSUPPORTED_REQUEST = URI.create(BASE + "unsupported-request");
     /** Something failed on our side. */

@@ -12,7 +12,9 @@ import java.util.UUID;
 import java.util.regex.Pattern;
 
 import io.sluice.batch.jobs.drain.DrainJobConfiguration;
+import io.sluice.batch.jobs.maintenance.MaintenanceTasklet;
 import io.sluice.batch.progress.JobProgress;
+import io.sluice.batch.reindex.KnowledgeReindex;
 import io.sluice.batch.progress.ProgressCalculator;
 import io.sluice.batch.queue.WorkQueue;
 
@@ -82,6 +84,27 @@ public class JobControl {
     }
 
     /**
+     * Starts the run of a cluster-wide job for one scheduled occurrence (e.g. the cron fire time). The
+     * occurrence identifies the job instance in the shared repository, so when every instance's scheduler
+     * fires, one launch wins and the others are refused (CONFLICT) instead of running the job twice.
+     */
+    public JobExecution launchOccurrence(String jobName, String occurrence) {
+        Job job = job(jobName);
+        JobParameters jobParameters = new JobParametersBuilder()
+            .addString("runId", "scheduled@" + occurrence)
+            .addString("worker", workerId, false)
+            .toJobParameters();
+        try {
+            JobExecution execution = operator.start(job, jobParameters);
+            log.info("launched {} execution {} for occurrence {}", jobName, execution.getId(), occurrence);
+            return execution;
+        } catch (Exception e) {
+            throw new JobControlException(JobControlException.Kind.CONFLICT,
+                jobName + " for " + occurrence + " was already launched: " + e.getMessage());
+        }
+    }
+
+    /**
      * Asks a running execution to stop: it is marked STOPPING in the shared job repository, and its step
      * (on whichever instance runs it) stops at its next chunk commit, giving back what it holds. The
      * operator's own stop also rewrites the live step execution, which races with the running step
@@ -143,6 +166,14 @@ public class JobControl {
         if (DrainJobConfiguration.JOB_NAME.equals(execution.getJobInstance().getJobName())) {
             String queueName = execution.getJobParameters().getString("queue", WorkQueue.DEFAULT_QUEUE);
             pending = execution.isRunning() ? queue.pending(queueName) : 0L;
+        } else if (execution.isRunning()) {
+            // maintenance jobs record their total in the step context
+            for (StepExecution step : execution.getStepExecutions()) {
+                if (step.getExecutionContext().containsKey(MaintenanceTasklet.TOTAL)) {
+                    pending = Math.max(0, step.getExecutionContext().getLong(MaintenanceTasklet.TOTAL)
+                        - step.getWriteCount());
+                }
+            }
         }
         return ProgressCalculator.of(execution, pending, Instant.now(), executionPath(executionId));
     }
@@ -235,6 +266,14 @@ public class JobControl {
                 } catch (NumberFormatException e) {
                     throw new JobControlException(JobControlException.Kind.INVALID, "maxItems must be a positive integer");
                 }
+            }
+        } else if (KnowledgeReindex.JOB_NAME.equals(jobName)) {
+            for (Map.Entry<String, String> p : given.entrySet()) {
+                if (!p.getKey().equals("reembed") || !Set.of("true", "false").contains(p.getValue())) {
+                    throw new JobControlException(JobControlException.Kind.INVALID,
+                        jobName + " takes one parameter, reembed (true or false)");
+                }
+                builder.addString("reembed", p.getValue());
             }
         } else if (!given.isEmpty()) {
             throw new JobControlException(JobControlException.Kind.INVALID, jobName + " takes no parameters");

@@ -9,12 +9,15 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 
 /**
- * The batch module on its own, against the real PostgreSQL of SLUICE_DB_URL, with a fake gateway.
+ * The batch module on its own, against the real PostgreSQL of SLUICE_DB_URL and Redis of SLUICE_REDIS_URL,
+ * with a fake gateway and the knowledge parts of {@link TestKnowledge}.
  * Flyway migrates the repository's db/migration first.
  */
 @SpringBootApplication(scanBasePackageClasses = BatchJobsConfiguration.class)
+@Import(TestKnowledge.class)
 public class BatchTestApplication {
 
     @Bean

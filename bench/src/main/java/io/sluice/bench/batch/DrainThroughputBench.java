@@ -38,6 +38,7 @@ import org.springframework.context.annotation.Bean;
  * Target: drain throughput >= 90 % of the limit. The report is appended as a Markdown table row.
  */
 @SpringBootApplication(scanBasePackageClasses = BatchJobsConfiguration.class)
+@org.springframework.context.annotation.Import(BenchKnowledge.class)
 public class DrainThroughputBench {
 
     static PacedGateway gateway;

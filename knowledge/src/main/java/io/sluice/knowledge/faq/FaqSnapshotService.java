@@ -178,6 +178,25 @@ public class FaqSnapshotService {
             Math.round(v.selfHitRate() * 100));
     }
 
+    /** The snapshot's serialized form (SHA-256 trailer), e.g. to hand it to other instances. */
+    public static byte[] encode(FaqSnapshot s) {
+        return FaqSnapshotCodec.encode(s);
+    }
+
+    /**
+     * Publishes a snapshot serialized by {@link #encode} (another instance built it): checksum verified,
+     * validated again, written, swapped. The version already current is left as it is.
+     */
+    public synchronized FaqSnapshot install(byte[] bytes) {
+        FaqSnapshot s = FaqSnapshotCodec.decode(bytes);
+        FaqSnapshot now = current.get();
+        if (now != null && now.version() == s.version() && now.checksum().equals(s.checksum())) {
+            return now;
+        }
+        publish(s);
+        return s;
+    }
+
     /** Builds from the database's FAQ and publishes; returns the new snapshot. */
     public FaqSnapshot rebuildFromDatabase() {
         FaqRepository repo = repository.get();

@@ -171,7 +171,22 @@ public class IngestionService {
 
     /** Rebuilds the local index from the database (re-embedding when vectors are not stored there). */
     public int rebuildIndexFromDatabase(IngestProgress progress) {
+        return reindex(false, progress);
+    }
+
+    /**
+     * Rebuilds the local index aside, then swaps: every chunk is read from the database and embedded
+     * again from its text ({@code reembed}, e.g. after a model change; otherwise stored vectors are
+     * reused), all before the index is touched; {@link LuceneIndex#replaceAll} then replaces the content
+     * in one commit, so searchers see the old index until the new one is complete, never a partial one.
+     * A failure before the swap leaves the old index answering.
+     */
+    public int reindex(boolean reembed, IngestProgress progress) {
         List<StoredChunk> chunks = repository.allChunks();
+        if (reembed) {
+            chunks = chunks.stream().map(c -> new StoredChunk(c.documentId(), c.title(), c.url(), c.category(),
+                c.ingestedAt(), c.validFrom(), c.validUntil(), c.ordinal(), c.heading(), c.content(), null)).toList();
+        }
         List<StoredChunk> ready = new ArrayList<>(chunks.size());
         for (int from = 0; from < chunks.size(); from += EMBED_BATCH) {
             List<StoredChunk> batch = chunks.subList(from, Math.min(chunks.size(), from + EMBED_BATCH));

@@ -7,4 +7,9 @@ public interface MaintenanceProgress {
 
     /** An operator asked the job to stop. */
     boolean stopRequested();
+
+    /** A job parameter of this run (launch body {@code parameters}), or null. */
+    default String parameter(String name) {
+        return null;
+    }
 }

@@ -1,14 +1,10 @@
 package io.sluice.batch.jobs.maintenance;
 
 /**
- * Seam for long maintenance work owned by other modules that batch-jobs will run as Spring Batch jobs
- * (progress, schedule, launch/stop/restart through {@code /api/v1/jobs}): FAQ snapshot rebuild
- * (build → validate → publish, never publishing a snapshot that fails validation), semantic-cache
- * rebuild, knowledge reindex (build aside, then swap).
- *
- * <p>Not wired yet: the knowledge module's snapshot/reindex API is being written in parallel. The next
- * step is a job per {@code MaintenanceWork} bean (a tasklet step calling {@link #run}, its progress
- * mapped onto the step's counts) and a {@code sluice.batch.jobs.<jobName>} schedule entry.
+ * Long maintenance work that batch-jobs runs as a Spring Batch job of its own ({@link MaintenanceJobs}:
+ * one tasklet step calling {@link #run}, progress mapped onto the step; launch/stop/restart and progress
+ * through {@code /api/v1/jobs}, schedule {@code sluice.batch.jobs.<jobName>}). Implementations:
+ * FAQ snapshot rebuild, knowledge reindex, semantic-cache rebuild (a seam until the cache exists).
  */
 public interface MaintenanceWork {
 
@@ -20,4 +16,12 @@ public interface MaintenanceWork {
      * publishes nothing), and should return early when {@link MaintenanceProgress#stopRequested()}.
      */
     void run(MaintenanceProgress progress) throws Exception;
+
+    /**
+     * True when one run serves the whole cluster (its scheduled tick launches it once, on whichever
+     * instance is first); false when every instance runs it for itself (e.g. its local index).
+     */
+    default boolean clusterWide() {
+        return false;
+    }
 }

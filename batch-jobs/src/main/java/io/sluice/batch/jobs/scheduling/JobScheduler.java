@@ -2,11 +2,15 @@ package io.sluice.batch.jobs.scheduling;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.time.LocalDateTime;
+import java.time.temporal.ChronoUnit;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ScheduledFuture;
 
 import io.sluice.batch.SluiceBatchProperties;
 import io.sluice.batch.jobs.JobControl;
+import io.sluice.batch.jobs.JobControlException;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,12 +32,20 @@ public class JobScheduler implements SmartLifecycle {
 
     private final JobControl jobs;
     private final Map<String, SluiceBatchProperties.JobSchedule> schedules;
+    private final Set<String> clusterWide;
     private ThreadPoolTaskScheduler scheduler;
     private final List<ScheduledFuture<?>> scheduled = new ArrayList<>();
 
     public JobScheduler(JobControl jobs, Map<String, SluiceBatchProperties.JobSchedule> schedules) {
+        this(jobs, schedules, Set.of());
+    }
+
+    /** @param clusterWide jobs run once per tick for the whole cluster (the others run on every instance) */
+    public JobScheduler(JobControl jobs, Map<String, SluiceBatchProperties.JobSchedule> schedules,
+            Set<String> clusterWide) {
         this.jobs = jobs;
         this.schedules = schedules;
+        this.clusterWide = Set.copyOf(clusterWide);
         schedules.forEach((name, schedule) -> {
             if (schedule.cron() != null && !schedule.cron().isBlank() && !CronExpression.isValidExpression(schedule.cron())) {
                 throw new IllegalArgumentException("sluice.batch.jobs." + name + ".cron is not a valid cron expression: '"
@@ -63,14 +75,36 @@ public class JobScheduler implements SmartLifecycle {
 
     void tick(String name) {
         try {
+            if (clusterWide.contains(name)) {
+                if (!jobs.running(name).isEmpty()) {
+                    log.debug("job {}: running on some instance, tick skipped", name);
+                    return;
+                }
+                jobs.launchOccurrence(name, occurrence(schedules.get(name).cron(), LocalDateTime.now()).toString());
+                return;
+            }
             if (jobs.runningHere(name)) {
                 log.debug("job {}: still running here, tick skipped", name);
                 return;
             }
             jobs.launch(name, Map.of());
+        } catch (JobControlException e) {
+            // another instance launched this occurrence of a cluster-wide job first
+            log.info("job {}: not launched here: {}", name, e.getMessage());
         } catch (RuntimeException e) {
             log.warn("job {}: scheduled launch failed: {}", name, e.getMessage());
         }
+    }
+
+    /** The cron's latest fire time at or before now (what every instance's tick for this firing agrees on). */
+    static LocalDateTime occurrence(String cron, LocalDateTime now) {
+        CronExpression expression = CronExpression.parse(cron);
+        LocalDateTime last = null;
+        for (LocalDateTime t = expression.next(now.minusMinutes(5)); t != null && !t.isAfter(now);
+                t = expression.next(t)) {
+            last = t;
+        }
+        return last != null ? last : now.truncatedTo(ChronoUnit.SECONDS);
     }
 
     @Override
