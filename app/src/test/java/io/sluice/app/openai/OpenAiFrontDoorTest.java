@@ -1,0 +1,164 @@
+package io.sluice.app.openai;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import com.openai.client.OpenAIClient;
+import com.openai.client.okhttp.OpenAIOkHttpClient;
+import com.openai.core.http.HttpResponseFor;
+import com.openai.core.http.StreamResponse;
+import com.openai.errors.NotFoundException;
+import com.openai.errors.UnauthorizedException;
+import com.openai.models.chat.completions.ChatCompletion;
+import com.openai.models.chat.completions.ChatCompletionChunk;
+import com.openai.models.chat.completions.ChatCompletionCreateParams;
+import com.openai.models.models.Model;
+
+import io.sluice.api.auth.ApiKeys;
+import io.sluice.api.auth.ClientTier;
+import io.sluice.app.support.TestServices;
+import io.sluice.governance.degradation.DegradationControl;
+import io.sluice.governance.degradation.DegradationLevel;
+import io.sluice.mock.MockProvider;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * {@code /v1/chat/completions} and {@code /v1/models} driven by the official OpenAI Java SDK against
+ * the whole application, with the mock provider as the only simulated part (real gateway, Redis,
+ * PostgreSQL).
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class OpenAiFrontDoorTest {
+
+    static final String RUN = UUID.randomUUID().toString();
+    static final MockProvider MOCK = MockProvider.start(0);
+
+    @DynamicPropertySource
+    static void services(DynamicPropertyRegistry registry) {
+        registry.add("sluice.db.url", TestServices::databaseUrl);
+        registry.add("sluice.redis.url", TestServices::redisUrl);
+        registry.add("sluice.data-dir", () -> System.getProperty("java.io.tmpdir") + "/sluice-test-" + RUN);
+        registry.add("sluice.llm.base-url", MOCK::baseUrl);
+        registry.add("sluice.gateway.key-prefix", () -> "test:" + RUN + ":gw:");
+        registry.add("sluice.degradation.key-prefix", () -> "test:" + RUN + ":degradation:");
+        registry.add("sluice.degradation.auto", () -> "false");
+        registry.add("sluice.ingress.rate.user.key-prefix", () -> "test:" + RUN + ":bucket:");
+        registry.add("sluice.chat.session.key-prefix", () -> "test:" + RUN + ":session:");
+        registry.add("sluice.chat.cache.key-prefix", () -> "test:" + RUN + ":cache:");
+    }
+
+    @AfterAll
+    static void stopMock() {
+        MOCK.close();
+    }
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    ApiKeys apiKeys;
+
+    @Autowired
+    DegradationControl degradation;
+
+    OpenAIClient openai;
+
+    @BeforeEach
+    void client() {
+        String key = apiKeys.create("openai-sdk-" + UUID.randomUUID(), ClientTier.VIP).key();
+        openai = OpenAIOkHttpClient.builder().apiKey(key).baseUrl("http://127.0.0.1:" + port + "/v1")
+            .maxRetries(0).build();
+    }
+
+    @AfterEach
+    void close() {
+        degradation.unpin("test");
+        openai.close();
+    }
+
+    static ChatCompletionCreateParams ask(String model, String question) {
+        return ChatCompletionCreateParams.builder().model(model)
+            .addSystemMessage("You answer customer questions.").addUserMessage(question).build();
+    }
+
+    @Test
+    void modelsListsTheConfiguredGatewayRoutes() {
+        List<String> ids = openai.models().list().data().stream().map(Model::id).toList();
+
+        assertThat(ids).contains("primary", "light");
+    }
+
+    @Test
+    void aPlainCompletionIsAnsweredByTheProviderThroughTheGatewayWithTierAndLevelHeaders() {
+        long served = MOCK.counters().served();
+
+        HttpResponseFor<ChatCompletion> response = openai.chat().completions().withRawResponse()
+            .create(ask("primary", "How long does a refund take?"));
+        ChatCompletion completion = response.parse();
+
+        assertThat(completion.choices()).hasSize(1);
+        assertThat(completion.choices().get(0).message().content()).isPresent().get().asString().isNotBlank();
+        assertThat(completion.model()).isEqualTo("primary");
+        assertThat(response.headers().values("X-Sluice-Tier")).containsExactly("F4");
+        assertThat(response.headers().values("X-Sluice-Level")).containsExactly("L0");
+        assertThat(MOCK.counters().served()).isGreaterThan(served);
+    }
+
+    @Test
+    void aStreamingCompletionArrivesAsOpenAiChunksThatTheSdkAssembles() {
+        List<ChatCompletionChunk> chunks = new ArrayList<>();
+        try (StreamResponse<ChatCompletionChunk> stream = openai.chat().completions()
+                .createStreaming(ask("primary", "退款多久到账？"))) {
+            stream.stream().forEach(chunks::add);
+        }
+        StringBuilder text = new StringBuilder();
+        chunks.forEach(c -> c.choices().forEach(choice -> choice.delta().content().ifPresent(text::append)));
+
+        assertThat(chunks.size()).isGreaterThanOrEqualTo(3);
+        assertThat(text.toString()).isNotBlank();
+        assertThat(chunks.get(chunks.size() - 1).choices().get(0).finishReason()).isPresent()
+            .get().hasToString("stop");
+    }
+
+    @Test
+    void atLevelL3TheFrontDoorAnswersFromTheFaqWithoutCallingTheProvider() {
+        degradation.pin(DegradationLevel.L3, "test", "front door at L3");
+        long requests = MOCK.counters().requests();
+
+        HttpResponseFor<ChatCompletion> response = openai.chat().completions().withRawResponse()
+            .create(ask("primary", "退款多久到账"));
+
+        assertThat(response.parse().choices().get(0).message().content()).isPresent();
+        assertThat(response.headers().values("X-Sluice-Tier")).containsExactly("F1");
+        assertThat(response.headers().values("X-Sluice-Level")).containsExactly("L3");
+        assertThat(MOCK.counters().requests()).isEqualTo(requests);
+    }
+
+    @Test
+    void anUnknownModelIsANotFoundErrorTheSdkUnderstandsAndABadKeyIsUnauthorized() {
+        assertThatThrownBy(() -> openai.chat().completions().create(ask("no-such-model", "hi")))
+            .isInstanceOf(NotFoundException.class)
+            .hasMessageContaining("no-such-model");
+
+        OpenAIClient stranger = OpenAIOkHttpClient.builder().apiKey("sk-sluice-wrong")
+            .baseUrl("http://127.0.0.1:" + port + "/v1").maxRetries(0).build();
+        try {
+            assertThatThrownBy(() -> stranger.models().list()).isInstanceOf(UnauthorizedException.class);
+        } finally {
+            stranger.close();
+        }
+    }
+}

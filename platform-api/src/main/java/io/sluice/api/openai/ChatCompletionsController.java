@@ -1,0 +1,326 @@
+package io.sluice.api.openai;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.api.auth.ApiClient;
+import io.sluice.api.chat.Answer;
+import io.sluice.api.chat.AnsweringStep;
+import io.sluice.api.chat.ChatProperties;
+import io.sluice.api.ingress.GlobalLimiter;
+import io.sluice.api.ingress.UserTokenBucket;
+import io.sluice.governance.degradation.DegradationControl;
+import io.sluice.governance.degradation.DegradationLevel;
+import io.sluice.governance.degradation.LevelKnobs;
+import io.sluice.governance.gateway.GatewayProperties;
+import io.sluice.governance.gateway.Lane;
+import io.sluice.governance.gateway.LlmGateway;
+import io.sluice.governance.gateway.LlmMessage;
+import io.sluice.governance.gateway.LlmOutcome;
+import io.sluice.governance.gateway.LlmRequest;
+import io.sluice.governance.gateway.LlmStream;
+import io.sluice.governance.gateway.LlmStreamListener;
+import io.sluice.governance.tier.FidelityTier;
+
+import jakarta.servlet.http.HttpServletResponse;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestAttribute;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RestController;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+
+/**
+ * The OpenAI-compatible, governed front door: {@code POST /v1/chat/completions} (plain and
+ * {@code stream: true}) and {@code GET /v1/models}, so OpenAI SDKs can use Sluice unchanged.
+ * {@code model} names a configured gateway route; every call takes the same path as the chat API's
+ * LLM calls: the client's user token bucket and the global limiter, then {@link LlmGateway} on the
+ * INTERACTIVE lane (cluster permits, budget, retries, breaker, fallback chain), capped by the
+ * degradation level's max_tokens. When the LLM cannot answer (level L3, saturated, degraded, no
+ * provider) the answer is the F1 FAQ answer to the last user message, still a 200 in OpenAI form.
+ * {@code X-Sluice-Tier} (F4 = the requested model, F3 = its fallback model, F1 = FAQ) and
+ * {@code X-Sluice-Level} say which.
+ */
+@RestController
+public class ChatCompletionsController {
+
+    static final String TIER_HEADER = "X-Sluice-Tier";
+    static final String LEVEL_HEADER = "X-Sluice-Level";
+    private static final int MAX_MESSAGES = 100;
+
+    private final ObjectProvider<LlmGateway> gateway;
+    private final GatewayProperties gatewayProperties;
+    private final DegradationControl degradation;
+    private final AnsweringStep faq;
+    private final UserTokenBucket buckets;
+    private final GlobalLimiter global;
+    private final ChatProperties chat;
+    private final ObjectMapper json;
+    private final MeterRegistry meters;
+
+    public ChatCompletionsController(ObjectProvider<LlmGateway> gateway, GatewayProperties gatewayProperties,
+            DegradationControl degradation, AnsweringStep faq, UserTokenBucket buckets, GlobalLimiter global,
+            ChatProperties chat, ObjectMapper json, MeterRegistry meters) {
+        this.gateway = gateway;
+        this.gatewayProperties = gatewayProperties;
+        this.degradation = degradation;
+        this.faq = faq;
+        this.buckets = buckets;
+        this.global = global;
+        this.chat = chat;
+        this.json = json;
+        this.meters = meters;
+    }
+
+    @GetMapping(path = "/v1/models", produces = MediaType.APPLICATION_JSON_VALUE)
+    public Map<String, Object> models() {
+        List<Map<String, Object>> data = new ArrayList<>();
+        for (String route : gatewayProperties.models().keySet()) {
+            data.add(Map.of("id", route, "object", "model", "created", 0, "owned_by", "sluice"));
+        }
+        return Map.of("object", "list", "data", data);
+    }
+
+    @PostMapping(path = "/v1/chat/completions", consumes = MediaType.APPLICATION_JSON_VALUE)
+    public ResponseEntity<?> completions(@RequestAttribute(ApiClient.ATTRIBUTE) ApiClient client,
+            @RequestBody JsonNode body, HttpServletResponse servletResponse) throws IOException {
+        String model = body.path("model").asString("");
+        if (model.isBlank()) {
+            return OpenAiError.invalid("model", "model is required");
+        }
+        if (!gatewayProperties.models().containsKey(model)) {
+            return OpenAiError.of(HttpStatus.NOT_FOUND, "invalid_request_error", "model_not_found", "model",
+                "The model '" + model + "' does not exist; GET /v1/models lists the configured routes", null);
+        }
+        List<LlmMessage> messages = new ArrayList<>();
+        String lastUser = null;
+        JsonNode list = body.path("messages");
+        if (!list.isArray() || list.isEmpty() || list.size() > MAX_MESSAGES) {
+            return OpenAiError.invalid("messages", "messages must be a non-empty array of at most " + MAX_MESSAGES);
+        }
+        for (JsonNode m : list) {
+            LlmMessage.Role role = switch (m.path("role").asString("")) {
+                case "system", "developer" -> LlmMessage.Role.SYSTEM;
+                case "user" -> LlmMessage.Role.USER;
+                case "assistant" -> LlmMessage.Role.ASSISTANT;
+                default -> null;
+            };
+            String content = content(m.path("content"));
+            if (role == null || content == null) {
+                return OpenAiError.invalid("messages", "each message needs a role (system, developer, user, assistant) "
+                    + "and text content");
+            }
+            messages.add(new LlmMessage(role, content));
+            if (role == LlmMessage.Role.USER) {
+                lastUser = content;
+            }
+        }
+        if (lastUser == null || lastUser.isBlank()) {
+            return OpenAiError.invalid("messages", "at least one non-empty user message is required");
+        }
+        int requested = body.path("max_completion_tokens").asInt(body.path("max_tokens").asInt(0));
+        String user = body.path("user").asString("openai");
+        UserTokenBucket.Decision decision = buckets.take(client.id() + ":" + user, client.vip());
+        if (!decision.allowed()) {
+            return OpenAiError.of(HttpStatus.TOO_MANY_REQUESTS, "rate_limit_error", "rate_limit_exceeded", null,
+                "Too many requests for this user; retry later", decision.retryAfter());
+        }
+        Duration wait = global.tryAcquire();
+        if (!wait.isZero()) {
+            return OpenAiError.of(HttpStatus.TOO_MANY_REQUESTS, "rate_limit_error", "rate_limit_exceeded", null,
+                "The platform is at its request rate; retry later", wait);
+        }
+        DegradationLevel level = degradation.level();
+        LevelKnobs knobs = degradation.knobs();
+        int maxTokens = requested > 0 ? Math.min(requested, knobs.maxTokens()) : knobs.maxTokens();
+        LlmGateway llm = gateway.getIfAvailable();
+        boolean llmAllowed = llm != null && llm.available()
+            && knobs.highestTier().ordinal() <= FidelityTier.F2.ordinal();
+        LlmRequest request = new LlmRequest(Lane.INTERACTIVE, model, messages, maxTokens, null);
+        String id = "chatcmpl-" + UUID.randomUUID().toString().replace("-", "");
+        if (body.path("stream").asBoolean(false)) {
+            stream(id, model, level, llmAllowed ? llm : null, request, lastUser, servletResponse);
+            return null; // written above
+        }
+        Completion completion = llmAllowed ? call(llm, request, lastUser) : f1(lastUser);
+        count(completion.tier(), false);
+        Map<String, Object> usage = new LinkedHashMap<>();
+        usage.put("prompt_tokens", completion.promptTokens());
+        usage.put("completion_tokens", completion.completionTokens());
+        usage.put("total_tokens", completion.promptTokens() + completion.completionTokens());
+        Map<String, Object> response = new LinkedHashMap<>();
+        response.put("id", id);
+        response.put("object", "chat.completion");
+        response.put("created", System.currentTimeMillis() / 1000);
+        response.put("model", model);
+        response.put("choices", List.of(Map.of("index", 0, "finish_reason", "stop",
+            "message", Map.of("role", "assistant", "content", completion.text()))));
+        response.put("usage", usage);
+        return ResponseEntity.ok().header(TIER_HEADER, completion.tier().name()).header(LEVEL_HEADER, level.name())
+            .contentType(MediaType.APPLICATION_JSON).body(response);
+    }
+
+    private record Completion(String text, FidelityTier tier, int promptTokens, int completionTokens) {
+    }
+
+    /** Text of a message: a string, or the text parts of a content array. */
+    private static String content(JsonNode content) {
+        if (content.isString()) {
+            return content.asString();
+        }
+        if (content.isArray()) {
+            StringBuilder text = new StringBuilder();
+            for (JsonNode part : content) {
+                if ("text".equals(part.path("type").asString(""))) {
+                    text.append(part.path("text").asString(""));
+                }
+            }
+            return text.toString();
+        }
+        return null;
+    }
+
+    private Completion call(LlmGateway llm, LlmRequest request, String lastUser) {
+        LlmOutcome outcome = llm.call(request);
+        if (outcome instanceof LlmOutcome.Answered a) {
+            return new Completion(a.text(), a.fallbackModel() ? FidelityTier.F3 : FidelityTier.F4, a.promptTokens(),
+                a.completionTokens());
+        }
+        return f1(lastUser);
+    }
+
+    private Completion f1(String lastUser) {
+        Answer answer = faq.answer(lastUser);
+        return new Completion(answer.text(), FidelityTier.F1, 0, 0);
+    }
+
+    private void count(FidelityTier tier, boolean stream) {
+        meters.counter("sluice.openai.completions", "tier", tier.name(), "stream", Boolean.toString(stream)).increment();
+    }
+
+    // --- streaming -------------------------------------------------------------------------------
+
+    private sealed interface Event {
+        record Token(String text) implements Event {
+        }
+
+        record Done(LlmOutcome outcome) implements Event {
+        }
+    }
+
+    /**
+     * Starts the gateway stream and waits for its first event before answering, so the headers can
+     * name the tier: a stream that fails before its first token becomes an F1 answer in one chunk.
+     */
+    private void stream(String id, String model, DegradationLevel level, LlmGateway llm,
+            LlmRequest request, String lastUser, HttpServletResponse response) throws IOException {
+        BlockingQueue<Event> events = new LinkedBlockingQueue<>();
+        LlmStream running = null;
+        Event first = null;
+        if (llm != null) {
+            running = llm.stream(request, new LlmStreamListener() {
+                @Override
+                public void onToken(String token) {
+                    events.add(new Event.Token(token));
+                }
+
+                @Override
+                public void onComplete(LlmOutcome.Answered answered) {
+                    events.add(new Event.Done(answered));
+                }
+
+                @Override
+                public void onEnd(LlmOutcome outcome) {
+                    events.add(new Event.Done(outcome));
+                }
+            });
+            first = poll(events, chat.streamTimeout());
+        }
+        boolean llmStreams = first instanceof Event.Token
+            || (first instanceof Event.Done d && d.outcome() instanceof LlmOutcome.Answered);
+        if (!llmStreams && running != null) {
+            running.cancel();
+        }
+        FidelityTier tier = llmStreams ? FidelityTier.F4 : FidelityTier.F1;
+        count(tier, true);
+        LlmStream stream = running;
+        Event head = first;
+        response.setStatus(200);
+        response.setHeader(TIER_HEADER, tier.name());
+        response.setHeader(LEVEL_HEADER, level.name());
+        response.setHeader(HttpHeaders.CACHE_CONTROL, "no-cache");
+        response.setContentType(MediaType.TEXT_EVENT_STREAM_VALUE);
+        response.setCharacterEncoding("UTF-8");
+        OutputStream output = response.getOutputStream();
+        {
+            try {
+                chunk(output, id, model, Map.of("role", "assistant", "content", ""), null);
+                if (!llmStreams) {
+                    chunk(output, id, model, Map.of("content", f1(lastUser).text()), null);
+                    chunk(output, id, model, Map.of(), "stop");
+                } else {
+                    Event event = head;
+                    long deadline = System.nanoTime() + chat.streamTimeout().toNanos();
+                    while (event instanceof Event.Token token) {
+                        chunk(output, id, model, Map.of("content", token.text()), null);
+                        event = poll(events, Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+                    }
+                    // a stream cut midway ends with what was sent; "length" tells the SDK it is incomplete
+                    boolean complete = event instanceof Event.Done done && done.outcome() instanceof LlmOutcome.Answered;
+                    chunk(output, id, model, Map.of(), complete ? "stop" : "length");
+                }
+                output.write("data: [DONE]\n\n".getBytes(StandardCharsets.UTF_8));
+                output.flush();
+            } finally {
+                if (stream != null) {
+                    stream.cancel(); // idempotent: frees the permit at once if the client went away
+                }
+            }
+        }
+    }
+
+    private static Event poll(BlockingQueue<Event> events, Duration timeout) {
+        try {
+            return Optional.ofNullable(events.poll(timeout.toMillis(), TimeUnit.MILLISECONDS)).orElse(null);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    private void chunk(OutputStream output, String id, String model, Map<String, Object> delta, String finish)
+            throws IOException {
+        Map<String, Object> choice = new LinkedHashMap<>();
+        choice.put("index", 0);
+        choice.put("delta", delta);
+        choice.put("finish_reason", finish);
+        Map<String, Object> chunk = new LinkedHashMap<>();
+        chunk.put("id", id);
+        chunk.put("object", "chat.completion.chunk");
+        chunk.put("created", System.currentTimeMillis() / 1000);
+        chunk.put("model", model);
+        chunk.put("choices", List.of(choice));
+        output.write(("data: " + json.writeValueAsString(chunk) + "\n\n").getBytes(StandardCharsets.UTF_8));
+        output.flush();
+    }
+}

@@ -1,0 +1,41 @@
+package io.sluice.api.openai;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+
+/**
+ * Errors of the OpenAI-compatible front door in OpenAI's own shape,
+ * {@code {"error": {"message", "type", "param", "code"}}}: OpenAI SDKs turn the status into a typed
+ * exception (NotFound, BadRequest, RateLimit …) and read {@code error.message} from this body; a
+ * problem+json body would leave the SDK user with an empty message. (401 comes from the ingress
+ * filter as problem+json, which SDKs still map by status.)
+ */
+final class OpenAiError {
+
+    private OpenAiError() {
+    }
+
+    static ResponseEntity<Object> of(HttpStatus status, String type, String code, String param, String message,
+            Duration retryAfter) {
+        Map<String, Object> error = new LinkedHashMap<>();
+        error.put("message", message);
+        error.put("type", type);
+        error.put("param", param);
+        error.put("code", code);
+        ResponseEntity.BodyBuilder builder = ResponseEntity.status(status).contentType(MediaType.APPLICATION_JSON);
+        if (retryAfter != null) {
+            builder.header(HttpHeaders.RETRY_AFTER, Long.toString(Math.max(1, (retryAfter.toMillis() + 999) / 1000)));
+        }
+        return builder.body(Map.of("error", error));
+    }
+
+    static ResponseEntity<Object> invalid(String param, String message) {
+        return of(HttpStatus.BAD_REQUEST, "invalid_request_error", null, param, message, null);
+    }
+}

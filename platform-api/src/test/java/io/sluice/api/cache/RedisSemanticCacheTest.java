@@ -1,0 +1,215 @@
+package io.sluice.api.cache;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sluice.api.auth.ApiClient;
+import io.sluice.api.auth.ClientTier;
+import io.sluice.api.chat.Answer;
+import io.sluice.api.chat.ChatContext;
+import io.sluice.api.chat.ChatRequest;
+import io.sluice.api.chat.ChatResponse;
+import io.sluice.api.chat.SemanticCache;
+import io.sluice.api.masking.PiiMasker;
+import io.sluice.api.session.SessionContext;
+import io.sluice.api.session.Turn;
+import io.sluice.governance.degradation.DegradationLevel;
+import io.sluice.governance.degradation.DegradationProperties;
+import io.sluice.governance.tier.FidelityTier;
+import io.sluice.knowledge.embedding.CachingEmbedder;
+import io.sluice.knowledge.embedding.Embedder;
+import io.sluice.knowledge.embedding.OnnxBgeEmbedder;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.redisson.Redisson;
+import org.redisson.api.RedissonClient;
+import org.redisson.config.Config;
+
+import tools.jackson.databind.json.JsonMapper;
+
+/** The cache against the real Redis ({@code SLUICE_REDIS_URL}) and the real ONNX embedder. */
+class RedisSemanticCacheTest {
+
+    static final Embedder EMBEDDER = new CachingEmbedder(new OnnxBgeEmbedder(8, Executors.newFixedThreadPool(2, r -> {
+        Thread t = new Thread(r, "test-embed");
+        t.setDaemon(true);
+        return t;
+    })), 512);
+
+    final String prefix = "test:cache:" + UUID.randomUUID() + ":";
+    final RedissonClient redisson = redisson();
+    final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    final AtomicLong knowledgeVersion = new AtomicLong(1);
+    final ApiClient client = new ApiClient(System.nanoTime(), "t", "sk-sluice-t", ClientTier.STANDARD);
+    final RedisSemanticCache cache = cache(redisson);
+
+    RedisSemanticCache cache(RedissonClient r) {
+        CacheProperties d = CacheProperties.defaults();
+        CacheProperties p = new CacheProperties(true, prefix, "v1", d.ttl(), 100, 300, d.flightLease(), d.flightWait());
+        return new RedisSemanticCache(r, EMBEDDER, JsonMapper.builder().build(), p, knowledgeVersion::get,
+            new TurnEligibility(new PiiMasker(), 300), new HitVerifier(), meters);
+    }
+
+    static RedissonClient redisson() {
+        String url = System.getenv("SLUICE_REDIS_URL");
+        if (url == null || url.isBlank()) {
+            throw new IllegalStateException("SLUICE_REDIS_URL is not set: run `eval \"$(scripts/services-up.sh)\"` first");
+        }
+        Config config = new Config();
+        config.useSingleServer().setAddress(url).setTimeout(3_000);
+        return Redisson.create(config);
+    }
+
+    @AfterEach
+    void close() {
+        redisson.getKeys().deleteByPattern(prefix + "*");
+        redisson.shutdown();
+    }
+
+    ChatContext ctx(String message) {
+        return ctx(message, DegradationLevel.L0, List.of());
+    }
+
+    ChatContext ctx(String message, DegradationLevel level, List<Turn> turns) {
+        ChatContext ctx = new ChatContext(client, new ChatRequest("u1", null, message));
+        ctx.session(new SessionContext(UUID.randomUUID(), !turns.isEmpty(), turns));
+        ctx.level(level, DegradationProperties.defaults().levels().get(level));
+        return ctx;
+    }
+
+    /** Miss, then the pipeline answers and offers (what CacheStep does). */
+    void answerAndOffer(String message, String answer, FidelityTier tier, String faqId) {
+        ChatContext ctx = ctx(message);
+        assertThat(cache.lookup(ctx)).isEmpty();
+        ctx.answer(new Answer(answer, tier, List.of(new ChatResponse.Source("faq", faqId, "q", 1f))));
+        cache.offer(ctx);
+    }
+
+    double count(String name, String... tags) {
+        var c = meters.find(name).tags(tags).counter();
+        return c == null ? 0 : c.count();
+    }
+
+    @Test
+    void anExactRepeatIsAnL1HitWithSimilarityOneIgnoringCaseWidthAndPunctuation() {
+        answerAndOffer("退款多久到账？", "1-3 个工作日。", FidelityTier.F4, "2");
+
+        Optional<SemanticCache.Hit> hit = cache.lookup(ctx("  退款多久到账?? "));
+
+        assertThat(hit).isPresent();
+        assertThat(hit.get().similarity()).isEqualTo(1.0);
+        assertThat(hit.get().answer().text()).isEqualTo("1-3 个工作日。");
+        assertThat(hit.get().answer().tier()).isEqualTo(FidelityTier.F4);
+        assertThat(count("sluice.cache.lookups", "layer", "l1", "result", "hit")).isEqualTo(1);
+    }
+
+    @Test
+    void aParaphraseIsAnL2HitCarryingItsSimilarityAndANegatedQuestionIsNotServed() {
+        answerAndOffer("优惠券能叠加使用吗", "每单限用一张。", FidelityTier.F4, "7");
+
+        Optional<SemanticCache.Hit> paraphrase = cache.lookup(ctx("优惠券可以叠加吗"));
+        Optional<SemanticCache.Hit> negated = cache.lookup(ctx("优惠券不能叠加使用吗", DegradationLevel.L3, List.of()));
+
+        assertThat(paraphrase).isPresent();
+        assertThat(paraphrase.get().similarity()).isBetween(0.92, 0.9999);
+        assertThat(paraphrase.get().answer().text()).isEqualTo("每单限用一张。");
+        assertThat(count("sluice.cache.lookups", "layer", "l2", "result", "hit")).isEqualTo(1);
+        assertThat(negated).isEmpty();
+    }
+
+    @Test
+    void aCloseQuestionWithDifferentNumbersIsRefusedAndCountedAsAVerificationRejection() {
+        answerAndOffer("is it 20 percent off for two items", "Yes, 20% off for two.", FidelityTier.F4, "8");
+
+        Optional<SemanticCache.Hit> three = cache.lookup(ctx("is it 20 percent off for three items"));
+
+        assertThat(three).isEmpty();
+        assertThat(count("sluice.cache.rejections", "reason", "numbers")).isEqualTo(1);
+        assertThat(count("sluice.cache.lookups", "layer", "l2", "result", "miss")).isEqualTo(2);
+    }
+
+    @Test
+    void f1AnswersAreNeverCachedAndFollowUpsOrPersonalMessagesAreNeitherServedNorStored() {
+        answerAndOffer("发票怎么开", "自动回答", FidelityTier.F1, "3");
+        assertThat(cache.lookup(ctx("发票怎么开"))).isEmpty();
+
+        answerAndOffer("会员积分应该怎么使用", "积分可抵现。", FidelityTier.F2, "4");
+        List<Turn> earlier = List.of(new Turn("USER", "积分怎么用", 1), new Turn("ASSISTANT", "积分可抵现。", 2));
+        assertThat(cache.lookup(ctx("那它呢", DegradationLevel.L0, earlier))).isEmpty();
+        assertThat(cache.lookup(ctx("会员积分应该怎么使用", DegradationLevel.L0, earlier))).isPresent();
+        assertThat(cache.lookup(ctx("我的手机号13812345678积分怎么用"))).isEmpty();
+        assertThat(count("sluice.cache.skipped", "reason", "personal_data")).isEqualTo(1);
+    }
+
+    @Test
+    void keySpacesSeparateClientsAndKnowledgeVersions() {
+        answerAndOffer("会员有什么权益", "会员包邮。", FidelityTier.F4, "5");
+        assertThat(cache.lookup(ctx("会员有什么权益"))).isPresent();
+
+        knowledgeVersion.incrementAndGet();
+
+        assertThat(cache.lookup(ctx("会员有什么权益"))).isEmpty();
+    }
+
+    @Test
+    void invalidatingASourceDropsEveryEntryThatUsedIt() {
+        answerAndOffer("怎么修改收货地址", "在订单页修改。", FidelityTier.F4, "11");
+        answerAndOffer("优惠券怎么用", "结算时选择。", FidelityTier.F4, "12");
+
+        long dropped = cache.invalidateSource("faq:11");
+
+        assertThat(dropped).isEqualTo(1);
+        assertThat(cache.lookup(ctx("怎么修改收货地址"))).isEmpty();
+        assertThat(cache.lookup(ctx("优惠券怎么用"))).isPresent();
+    }
+
+    @Test
+    void aBurstOfTheSameQuestionAcrossTwoInstancesMakesOneAnswerCall() throws Exception {
+        RedissonClient other = redisson();
+        RedisSemanticCache second = cache(other);
+        AtomicInteger llmCalls = new AtomicInteger();
+        CountDownLatch start = new CountDownLatch(1);
+        ExecutorService pool = Executors.newFixedThreadPool(12);
+        try {
+            List<Future<Boolean>> results = new ArrayList<>();
+            for (int i = 0; i < 12; i++) {
+                RedisSemanticCache instance = i % 2 == 0 ? cache : second;
+                results.add(pool.submit(() -> {
+                    start.await();
+                    ChatContext ctx = ctx("怎么开具电子发票");
+                    if (instance.lookup(ctx).isPresent()) {
+                        return true;
+                    }
+                    llmCalls.incrementAndGet();
+                    Thread.sleep(300); // the "LLM"
+                    ctx.answer(new Answer("在订单详情申请。", FidelityTier.F4, List.of()));
+                    instance.offer(ctx);
+                    return false;
+                }));
+            }
+            start.countDown();
+            int served = 0;
+            for (Future<Boolean> f : results) {
+                served += f.get(30, TimeUnit.SECONDS) ? 1 : 0;
+            }
+            assertThat(llmCalls.get()).isEqualTo(1);
+            assertThat(served).isEqualTo(11);
+        } finally {
+            pool.shutdownNow();
+            other.shutdown();
+        }
+    }
+}
