@@ -84,6 +84,8 @@ class ChatTiersEndToEndTest {
         registry.add("sluice.gateway.lanes.interactive.sentinel.stat-interval", () -> "2s");
         registry.add("sluice.gateway.lanes.interactive.budget", () -> "4s");
         registry.add("sluice.batch.jobs.work-queue-drain.enabled", () -> "false");
+        // these tests are about tiers: every answer must really be made (the cache has its own tests)
+        registry.add("sluice.chat.cache.enabled", () -> "false");
         // the machine is shared and loaded: retrieval tiers get generous timeouts so their breakers stay shut
         registry.add("sluice.knowledge.chain.vector-timeout", () -> "3s");
         registry.add("sluice.knowledge.chain.bm25-timeout", () -> "2s");
