@@ -311,6 +311,8 @@ class ChatTiersEndToEndTest {
         MOCK.scenario(Scenario.healthy().withCompletionTokens(200).withInterTokenDelay(100));
 
         for (int i = 0; i < 3; i++) {
+            // the previous client's disconnect is noticed asynchronously: its permit must come back first
+            await().atMost(Duration.ofSeconds(15)).until(() -> permits.inUse("interactive") == 0);
             HttpResponse<InputStream> response = SSE.send(streamRequest(chat(REFUND)),
                 HttpResponse.BodyHandlers.ofInputStream());
             try (BufferedReader reader = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
