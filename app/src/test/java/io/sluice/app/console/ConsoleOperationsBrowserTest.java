@@ -247,11 +247,16 @@ class ConsoleOperationsBrowserTest {
             Browser.screenshot(browser, "console-knowledge-documents");
 
             browser.findElement(By.linkText("Hit testing")).click();
+            await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() ->
+                browser.findElement(By.id("hit-q")).isDisplayed());
             browser.findElement(By.id("hit-q")).sendKeys(word + " warranty months");
             browser.findElement(By.id("hit-run")).click();
-            WebElement bm25 = browser.findElement(By.cssSelector("section.tier[data-tier='bm25']"));
-            assertThat(bm25.getText()).contains(id);
-            assertThat(browser.findElement(By.id("hit-path")).getText()).isNotBlank();
+            // the results arrive with the next page: wait for them rather than race the navigation
+            await().atMost(Duration.ofSeconds(20)).ignoreExceptions().untilAsserted(() -> {
+                WebElement bm25 = browser.findElement(By.cssSelector("section.tier[data-tier='bm25']"));
+                assertThat(bm25.getText()).contains(id);
+                assertThat(browser.findElement(By.id("hit-path")).getText()).isNotBlank();
+            });
             Browser.screenshot(browser, "console-knowledge-hit-test");
             assertThat(audit.latest(50)).anySatisfy(entry -> {
                 assertThat(entry.action()).isEqualTo("document.ingest");

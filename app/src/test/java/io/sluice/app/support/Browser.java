@@ -42,7 +42,8 @@ public final class Browser {
                 .usingAnyFreePort()
                 .build();
             ChromeDriver driver = new ChromeDriver(service, options);
-            driver.manage().timeouts().implicitlyWait(Duration.ZERO);
+            // a find right after a click may race the next page: give it a moment to appear
+            driver.manage().timeouts().implicitlyWait(Duration.ofSeconds(3));
             return driver;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
