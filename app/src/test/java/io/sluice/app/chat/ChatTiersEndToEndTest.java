@@ -245,10 +245,11 @@ class ChatTiersEndToEndTest {
         AtomicInteger most = new AtomicInteger();
         CompletableFuture<HttpResponse<String>> slow = CompletableFuture.supplyAsync(() ->
             http.postJson("/api/v1/chat", chat(REFUND)));
-        while (!slow.isDone()) {
+        // sample the permits in use until the call completes
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20)).until(() -> {
             most.accumulateAndGet(permits.inUse("interactive"), Math::max);
-            Thread.sleep(20);
-        }
+            return slow.isDone();
+        });
         assertThat(ok(slow.get()).get("tier").asText()).isEqualTo("F2");
         assertThat(most.get()).as("permits in use during the provider call").isEqualTo(1);
         assertThat(permits.inUse("interactive")).isZero();
@@ -257,10 +258,11 @@ class ChatTiersEndToEndTest {
         most.set(0);
         CompletableFuture<HttpResponse<String>> hung = CompletableFuture.supplyAsync(() ->
             http.postJson("/api/v1/chat", chat(REFUND)));
-        while (!hung.isDone()) {
+        // sample the permits in use until the call completes
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20)).until(() -> {
             most.accumulateAndGet(permits.inUse("interactive"), Math::max);
-            Thread.sleep(20);
-        }
+            return hung.isDone();
+        });
         assertThat(ok(hung.get()).get("tier").asText()).isEqualTo("F1");
         assertThat(most.get()).as("permits in use during the hung call").isEqualTo(1);
         assertThat(permits.inUse("interactive")).isZero();

@@ -46,7 +46,8 @@ public class FakeLlmGateway implements LlmGateway {
         maxInFlight.accumulateAndGet(now, Math::max);
         try {
             if (latencyMillis > 0) {
-                Thread.sleep(latencyMillis);
+                // simulated provider latency; interruptible like a real call
+                new java.util.concurrent.CountDownLatch(1).await(latencyMillis, java.util.concurrent.TimeUnit.MILLISECONDS);
             }
             LlmOutcome scripted = script.apply(prompt);
             if (scripted != null) {

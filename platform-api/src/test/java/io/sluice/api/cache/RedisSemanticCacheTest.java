@@ -182,6 +182,7 @@ class RedisSemanticCacheTest {
         RedisSemanticCache second = cache(other);
         AtomicInteger llmCalls = new AtomicInteger();
         CountDownLatch start = new CountDownLatch(1);
+        CountDownLatch asked = new CountDownLatch(12);
         ExecutorService pool = Executors.newFixedThreadPool(12);
         try {
             List<Future<Boolean>> results = new ArrayList<>();
@@ -190,11 +191,13 @@ class RedisSemanticCacheTest {
                 results.add(pool.submit(() -> {
                     start.await();
                     ChatContext ctx = ctx("怎么开具电子发票");
+                    asked.countDown();
                     if (instance.lookup(ctx).isPresent()) {
                         return true;
                     }
                     llmCalls.incrementAndGet();
-                    Thread.sleep(300); // the "LLM"
+                    // the "LLM" answers only once every caller has asked: the burst is really concurrent
+                    asked.await(10, TimeUnit.SECONDS);
                     ctx.answer(new Answer("在订单详情申请。", FidelityTier.F4, List.of()));
                     instance.offer(ctx);
                     return false;
