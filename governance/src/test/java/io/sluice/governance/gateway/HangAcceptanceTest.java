@@ -37,7 +37,7 @@ class HangAcceptanceTest {
             .isInstanceOf(LlmOutcome.Degraded.class);
 
         List<Long> elapsedMillis = new ArrayList<>();
-        for (int i = 0; i < 5; i++) {
+        for (int i = 0; i < 10; i++) {
             long started = System.nanoTime();
             LlmOutcome outcome = instance.gateway().call(GatewayFixture.ask(Lane.INTERACTIVE, "hello?", 8));
             elapsedMillis.add((System.nanoTime() - started) / 1_000_000);
@@ -45,9 +45,9 @@ class HangAcceptanceTest {
                 degraded -> assertThat(degraded.reason()).isEqualTo(Reason.TIMEOUT));
         }
 
-        // the bound is the median: a shared 2-core CI machine can deschedule any single thread for a while
-        assertThat(median(elapsedMillis)).as("median of %s", elapsedMillis).isLessThanOrEqualTo(300 + 50);
-        assertThat(elapsedMillis).allSatisfy(ms -> assertThat(ms).isLessThan(300 + 500));
+        // every call, not a median: the deadline is a timed wait on the provider's future, and what
+        // follows it (settle, metrics) is a Redis round trip, so the bound holds per call
+        assertThat(elapsedMillis).as("each of %s", elapsedMillis).allSatisfy(ms -> assertThat(ms).isLessThanOrEqualTo(300 + 50));
     }
 
     @Test

@@ -24,8 +24,9 @@ import redis.embedded.RedisServer;
 
 /**
  * Acceptance: the provider's tokens-per-minute budget holds across instances, and with Redis gone
- * each instance keeps to its share. The window is configurable; these tests use 3 s windows instead
- * of a minute (same script, same arithmetic) so they finish in seconds.
+ * each instance keeps to its share. The window is configurable: one test runs the real minute (a
+ * window and a quarter of load, so the log slides); the others use 3 s windows (same script, same
+ * arithmetic) so they finish in seconds.
  */
 class TokenBudgetAcceptanceTest {
 
@@ -58,6 +59,25 @@ class TokenBudgetAcceptanceTest {
         assertThat(fixture.mock.maxTokensInAnyWindow(WINDOW.toMillis())).isLessThanOrEqualTo(20_000 + ESTIMATE);
         assertThat(fixture.mock.counters().tokens()).as("callers asked for far more than one window").isGreaterThan(20_000);
         assertThat(load.saturated.get()).isPositive();
+        assertThat(fixture.mock.counters().rejected()).isZero();
+    }
+
+    @Test
+    void twoInstancesSpendNoMoreThanTwentyThousandTokensInAnyRealMinute() throws Exception {
+        Duration minute = Duration.ofMinutes(1);
+        fixture.tpmLimit = 20_000;
+        fixture.tpmWindow = minute;
+        fixture.mock.scenario(Scenario.healthy().withCompletionTokens(MAX_TOKENS));
+        List<GatewayFixture.Instance> instances = List.of(fixture.instance(), fixture.instance());
+
+        Load load = hammer(instances, Duration.ofSeconds(75));
+
+        long busiestMinute = fixture.mock.maxTokensInAnyWindow(minute.toMillis());
+        System.out.printf("TPM over a real minute: mock counted %d tokens in total, at most %d in any minute; %d answered, %d refused%n",
+            fixture.mock.counters().tokens(), busiestMinute, load.answered.get(), load.saturated.get());
+        assertThat(busiestMinute).isLessThanOrEqualTo(20_000 + ESTIMATE);
+        assertThat(fixture.mock.counters().tokens()).as("the second window admitted more as the first slid out")
+            .isGreaterThan(20_000 + ESTIMATE);
         assertThat(fixture.mock.counters().rejected()).isZero();
     }
 
