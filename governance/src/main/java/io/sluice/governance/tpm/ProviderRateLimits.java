@@ -126,6 +126,40 @@ public final class ProviderRateLimits {
         return {used}
         """;
 
+    // SETTLE then SYNC in one script, so they keep their order without the caller waiting for either.
+    // KEYS: log, sum. ARGV: id, reservedTokens, actualTokens, windowMs, limit, providerRemaining, resetMs, syncId
+    private static final String SETTLE_THEN_SYNC = """
+        local member = ARGV[1] .. '|' .. ARGV[2]
+        local window = tonumber(ARGV[4])
+        local t = redis.call('TIME')
+        local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+        local score = redis.call('ZSCORE', KEYS[1], member)
+        local used = tonumber(redis.call('GET', KEYS[2]) or '0')
+        if score then
+          redis.call('ZREM', KEYS[1], member)
+          local actual = tonumber(ARGV[3])
+          if actual > 0 then redis.call('ZADD', KEYS[1], math.max(tonumber(score), now), ARGV[1] .. '|' .. actual) end
+          used = used - tonumber(ARGV[2]) + actual
+        end
+        local expired = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now - window)
+        for _, m in ipairs(expired) do
+          used = used - tonumber(string.sub(m, string.find(m, '|', 1, true) + 1))
+        end
+        if #expired > 0 then redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window) end
+        used = math.max(used, 0)
+        local ours = tonumber(ARGV[5]) - used
+        local theirs = tonumber(ARGV[6])
+        if theirs < ours then
+          local phantom = ours - theirs
+          local reset = math.min(tonumber(ARGV[7]), window)
+          redis.call('ZADD', KEYS[1], now + reset - window, ARGV[8] .. '|' .. phantom)
+          used = used + phantom
+          redis.call('PEXPIRE', KEYS[1], window * 2)
+        end
+        redis.call('SET', KEYS[2], used, 'PX', window * 2)
+        return {used}
+        """;
+
     private final RedisGuard guard;
     private final IntSupplier knownInstances;
     private final long limit;
@@ -137,6 +171,7 @@ public final class ProviderRateLimits {
     private final LuaScript reserve;
     private final LuaScript settle;
     private final LuaScript sync;
+    private final LuaScript settleThenSync;
     private final LocalWindow local = new LocalWindow();
     private final Map<String, Long> localCooldownUntil = new ConcurrentHashMap<>();
     private final RTopic cooldowns;
@@ -158,6 +193,7 @@ public final class ProviderRateLimits {
         this.reserve = new LuaScript(redisson, RESERVE);
         this.settle = new LuaScript(redisson, SETTLE);
         this.sync = new LuaScript(redisson, SYNC);
+        this.settleThenSync = new LuaScript(redisson, SETTLE_THEN_SYNC);
         this.cooldowns = redisson.getTopic(keyPrefix + "cooldowns", StringCodec.INSTANCE);
         guard.run(() -> cooldowns.addListener(String.class, (channel, message) -> {
             int bar = message.lastIndexOf('|');
@@ -214,17 +250,23 @@ public final class ProviderRateLimits {
     }
 
     /**
-     * Settles a reservation, then syncs from the provider's headers — in that order (the settle is
-     * awaited only when there are headers to compare with; otherwise it runs without waiting).
+     * Settles a reservation, then syncs from the provider's headers — in that order, in one script
+     * that the call does not wait for (it costs the call no round trip; the next reservation may
+     * briefly see the estimate instead of the actual, which errs on the safe side).
      */
     public void settleAndSync(String model, Admission.Admitted admitted, long actualTokens, RateLimitInfo info) {
+        if (info.retryAfter() != null && !info.retryAfter().isZero()) {
+            coolDown(model, info.retryAfter());
+        }
         if (limit > 0 && info.remainingTokens() != null && !admitted.local()) {
-            guard.run(() -> settle.run(List.of(logKey, sumKey), admitted.id(), admitted.tokens(), actualTokens, windowMs),
+            long resetMs = info.resetTokens() == null ? windowMs : Math.max(1, info.resetTokens().toMillis());
+            guard.async(onFailure -> settleThenSync.runAsync(List.of(logKey, sumKey), onFailure, admitted.id(),
+                admitted.tokens(), actualTokens, windowMs, limit, info.remainingTokens(), resetMs, "sync-" + UUID.randomUUID()),
                 () -> {
                 });
-        } else {
-            settle(admitted, actualTokens);
+            return;
         }
+        settle(admitted, actualTokens);
         sync(model, info);
     }
 
