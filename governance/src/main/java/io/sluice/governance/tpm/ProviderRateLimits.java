@@ -46,6 +46,45 @@ public final class ProviderRateLimits {
         }
     }
 
+    // Lua fragments the scripts below share. Each script reads the Redis clock once (`now`), keeps
+    // `used` = tokens in the window and `window` in ms; EXPIRE drops what slid out of the window.
+    private static final String NOW = """
+        local t = redis.call('TIME')
+        local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+        """;
+    private static final String EXPIRE = """
+        local expired = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now - window)
+        for _, m in ipairs(expired) do
+          used = used - tonumber(string.sub(m, string.find(m, '|', 1, true) + 1))
+        end
+        if #expired > 0 then redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window) end
+        """;
+    // Settles reservation `id` of `reserved` tokens to `actual`. The settled entry is re-stamped with the
+    // settle time: it then covers the whole span in which the provider may have counted the call
+    // (anywhere between reserve and settle), so no provider window sees more than the limit however
+    // long calls queue on the way.
+    private static final String SETTLE_ENTRY = """
+        local member = id .. '|' .. reserved
+        local score = redis.call('ZSCORE', KEYS[1], member)
+        if score then
+          redis.call('ZREM', KEYS[1], member)
+          if actual > 0 then redis.call('ZADD', KEYS[1], math.max(tonumber(score), now), id .. '|' .. actual) end
+          used = used - reserved + actual
+        end
+        """;
+    // Pulls the window down to the provider's `theirs` tokens left (reset in `reset` ms) with a phantom
+    // entry `syncId` that expires when the provider's window resets.
+    private static final String SYNC_ENTRY = """
+        used = math.max(used, 0)
+        local ours = limit - used
+        if theirs < ours then
+          local phantom = ours - theirs
+          redis.call('ZADD', KEYS[1], now + math.min(reset, window) - window, syncId .. '|' .. phantom)
+          used = used + phantom
+          redis.call('PEXPIRE', KEYS[1], window * 2)
+        end
+        """;
+
     // KEYS: log, sum, cooldown. ARGV: limit, windowMs, id, tokens. Reply: {status, value, remaining}
     //   status 1 admitted (value = now), 0 refused (value = ms until enough frees), -1 cooling (value = pttl)
     private static final String RESERVE = """
@@ -55,14 +94,8 @@ public final class ProviderRateLimits {
         local window = tonumber(ARGV[2])
         local tokens = tonumber(ARGV[4])
         if limit <= 0 then return {1, 0, -1} end
-        local t = redis.call('TIME')
-        local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
         local used = tonumber(redis.call('GET', KEYS[2]) or '0')
-        local expired = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now - window)
-        for _, m in ipairs(expired) do
-          used = used - tonumber(string.sub(m, string.find(m, '|', 1, true) + 1))
-        end
-        if #expired > 0 then redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window) end
+        """ + NOW + EXPIRE + """
         if used < 0 or redis.call('ZCARD', KEYS[1]) == 0 then used = 0 end
         if used + tokens <= limit then
           redis.call('ZADD', KEYS[1], now, ARGV[3] .. '|' .. tokens)
@@ -83,45 +116,19 @@ public final class ProviderRateLimits {
         """;
 
     // KEYS: log, sum. ARGV: id, reservedTokens, actualTokens, windowMs
-    // The settled entry is re-stamped with the settle time: it then covers the whole span in which the
-    // provider may have counted the call (anywhere between reserve and settle), so no provider window
-    // sees more than the limit however long calls queue on the way.
     private static final String SETTLE = """
-        local member = ARGV[1] .. '|' .. ARGV[2]
-        local score = redis.call('ZSCORE', KEYS[1], member)
-        if not score then return {0} end
-        redis.call('ZREM', KEYS[1], member)
-        local actual = tonumber(ARGV[3])
-        local t = redis.call('TIME')
-        local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-        if actual > 0 then redis.call('ZADD', KEYS[1], math.max(tonumber(score), now), ARGV[1] .. '|' .. actual) end
-        local used = tonumber(redis.call('GET', KEYS[2]) or '0') - tonumber(ARGV[2]) + actual
-        redis.call('SET', KEYS[2], math.max(used, 0), 'PX', tonumber(ARGV[4]) * 2)
+        local id, reserved, actual, window = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+        local used = tonumber(redis.call('GET', KEYS[2]) or '0')
+        """ + NOW + SETTLE_ENTRY + """
+        redis.call('SET', KEYS[2], math.max(used, 0), 'PX', window * 2)
         return {1}
         """;
 
-    // KEYS: log, sum. ARGV: limit, windowMs, providerRemaining, resetMs, id. Reply: {used}
+    // KEYS: log, sum. ARGV: limit, windowMs, providerRemaining, resetMs, syncId. Reply: {used}
     private static final String SYNC = """
-        local limit = tonumber(ARGV[1])
-        local window = tonumber(ARGV[2])
-        local t = redis.call('TIME')
-        local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+        local limit, window, theirs, reset, syncId = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5]
         local used = tonumber(redis.call('GET', KEYS[2]) or '0')
-        local expired = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now - window)
-        for _, m in ipairs(expired) do
-          used = used - tonumber(string.sub(m, string.find(m, '|', 1, true) + 1))
-        end
-        if #expired > 0 then redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window) end
-        used = math.max(used, 0)
-        local ours = limit - used
-        local theirs = tonumber(ARGV[3])
-        if theirs < ours then
-          local phantom = ours - theirs
-          local reset = math.min(tonumber(ARGV[4]), window)
-          redis.call('ZADD', KEYS[1], now + reset - window, ARGV[5] .. '|' .. phantom)
-          used = used + phantom
-          redis.call('PEXPIRE', KEYS[1], window * 2)
-        end
+        """ + NOW + EXPIRE + SYNC_ENTRY + """
         redis.call('SET', KEYS[2], used, 'PX', window * 2)
         return {used}
         """;
@@ -129,33 +136,10 @@ public final class ProviderRateLimits {
     // SETTLE then SYNC in one script, so they keep their order without the caller waiting for either.
     // KEYS: log, sum. ARGV: id, reservedTokens, actualTokens, windowMs, limit, providerRemaining, resetMs, syncId
     private static final String SETTLE_THEN_SYNC = """
-        local member = ARGV[1] .. '|' .. ARGV[2]
-        local window = tonumber(ARGV[4])
-        local t = redis.call('TIME')
-        local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-        local score = redis.call('ZSCORE', KEYS[1], member)
+        local id, reserved, actual, window = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+        local limit, theirs, reset, syncId = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7]), ARGV[8]
         local used = tonumber(redis.call('GET', KEYS[2]) or '0')
-        if score then
-          redis.call('ZREM', KEYS[1], member)
-          local actual = tonumber(ARGV[3])
-          if actual > 0 then redis.call('ZADD', KEYS[1], math.max(tonumber(score), now), ARGV[1] .. '|' .. actual) end
-          used = used - tonumber(ARGV[2]) + actual
-        end
-        local expired = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now - window)
-        for _, m in ipairs(expired) do
-          used = used - tonumber(string.sub(m, string.find(m, '|', 1, true) + 1))
-        end
-        if #expired > 0 then redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window) end
-        used = math.max(used, 0)
-        local ours = tonumber(ARGV[5]) - used
-        local theirs = tonumber(ARGV[6])
-        if theirs < ours then
-          local phantom = ours - theirs
-          local reset = math.min(tonumber(ARGV[7]), window)
-          redis.call('ZADD', KEYS[1], now + reset - window, ARGV[8] .. '|' .. phantom)
-          used = used + phantom
-          redis.call('PEXPIRE', KEYS[1], window * 2)
-        end
+        """ + NOW + SETTLE_ENTRY + EXPIRE + SYNC_ENTRY + """
         redis.call('SET', KEYS[2], used, 'PX', window * 2)
         return {used}
         """;
