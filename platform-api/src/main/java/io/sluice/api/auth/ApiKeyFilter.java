@@ -8,8 +8,8 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
-import io.sluice.api.problem.ProblemResponses;
-import io.sluice.api.problem.ProblemTypes;
+import io.sluice.problem.ProblemResponses;
+import io.sluice.problem.ProblemTypes;
 
 import org.springframework.dao.DataAccessException;
 import org.springframework.http.HttpHeaders;

@@ -16,7 +16,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 
-import io.sluice.api.problem.ProblemTypes;
+import io.sluice.problem.ProblemTypes;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;

@@ -6,7 +6,7 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 
-import io.sluice.api.problem.ProblemTypes;
+import io.sluice.problem.ProblemTypes;
 import io.sluice.knowledge.faq.FaqEntry;
 import io.sluice.knowledge.faq.FaqService;
 import io.sluice.knowledge.ingest.DocumentRequest;

@@ -1,4 +1,4 @@
-package io.sluice.api.problem;
+package io.sluice.problem;
 
 import java.io.IOException;
 import java.net.URI;

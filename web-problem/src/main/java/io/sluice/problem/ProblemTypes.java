@@ -1,16 +1,16 @@
-package io.sluice.api.problem;
+package io.sluice.problem;
 
 import java.net.URI;
 
 /**
- * Stable RFC 9457 problem {@code type} URIs. Clients may switch on them; they never change meaning.
- * Each one is described in docs/api-errors.md.
+ * Every stable RFC 9457 problem {@code type} URI of Sluice's HTTP APIs, in one place. Clients may
+ * switch on them; they never change meaning. Each one is described in docs/api-errors.md.
  */
 public final class ProblemTypes {
 
     private static final String BASE = "https://sluice.dev/problems/";
 
-    /** A field failed validation (empty, too long, out of range). */
+    /** A field failed validation (empty, too long, out of range, missing payload field). */
     public static final URI INVALID_REQUEST = URI.create(BASE + "invalid-request");
     /** The body is not JSON, or a field has the wrong type. */
     public static final URI MALFORMED_REQUEST = URI.create(BASE + "malformed-request");
@@ -18,7 +18,7 @@ public final class ProblemTypes {
     public static final URI PAYLOAD_TOO_LARGE = URI.create(BASE + "payload-too-large");
     /** Content type or method the endpoint does not take. */
     public static final URI UNSUPPORTED_REQUEST = URI.create(BASE + "unsupported-request");
-    /** No such resource. */
+    /** No such resource (session, task, job, job execution, candidate...). */
     public static final URI NOT_FOUND = URI.create(BASE + "not-found");
     /** Capacity is exhausted right now; retry after the Retry-After header. */
     public static final URI SATURATED = URI.create(BASE + "saturated");
@@ -26,6 +26,16 @@ public final class ProblemTypes {
     public static final URI UNAUTHORIZED = URI.create(BASE + "unauthorized");
     /** Too many requests for this user or for the platform right now; retry after Retry-After. */
     public static final URI RATE_LIMITED = URI.create(BASE + "rate-limited");
+    /** The task type is not one Sluice knows; the detail lists the known ones. */
+    public static final URI UNKNOWN_TASK_TYPE = URI.create(BASE + "unknown-task-type");
+    /** The task payload is larger than sluice.batch.tasks.max-payload-bytes. */
+    public static final URI TASK_PAYLOAD_TOO_LARGE = URI.create(BASE + "task-payload-too-large");
+    /** The idempotency key was already used for a different task. */
+    public static final URI IDEMPOTENCY_CONFLICT = URI.create(BASE + "idempotency-conflict");
+    /** The job is in a state that does not allow this (stop a finished run, restart a completed one...). */
+    public static final URI JOB_STATE_CONFLICT = URI.create(BASE + "job-state-conflict");
+    /** A FAQ candidate was already reviewed, the FAQ key exists, or a snapshot version cannot be put back. */
+    public static final URI FAQ_REVIEW_CONFLICT = URI.create(BASE + "faq-review-conflict");
     /** Something failed on our side; the request id is in the log. */
     public static final URI INTERNAL = URI.create(BASE + "internal");
 
