@@ -1,9 +1,8 @@
 package io.sluice.batch.yield;
 
 import java.time.Duration;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
+
+import io.sluice.governance.periodic.PeriodicTask;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,23 +15,17 @@ public class ThrottleSampler implements SmartLifecycle {
 
     private final BatchLaneThrottle throttle;
     private final InteractiveOccupancy occupancy;
-    private final Duration interval;
-    private ScheduledExecutorService executor;
+    private final PeriodicTask ticks;
 
     public ThrottleSampler(BatchLaneThrottle throttle, InteractiveOccupancy occupancy, Duration interval) {
         this.throttle = throttle;
         this.occupancy = occupancy;
-        this.interval = interval;
+        this.ticks = new PeriodicTask("batch-lane-throttle", Duration.ZERO, interval, this::sample);
     }
 
     @Override
-    public synchronized void start() {
-        executor = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "batch-lane-throttle");
-            t.setDaemon(true);
-            return t;
-        });
-        executor.scheduleWithFixedDelay(this::sample, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
+    public void start() {
+        ticks.start();
     }
 
     void sample() {
@@ -50,15 +43,12 @@ public class ThrottleSampler implements SmartLifecycle {
     }
 
     @Override
-    public synchronized void stop() {
-        if (executor != null) {
-            executor.shutdownNow();
-            executor = null;
-        }
+    public void stop() {
+        ticks.stop();
     }
 
     @Override
-    public synchronized boolean isRunning() {
-        return executor != null;
+    public boolean isRunning() {
+        return ticks.isRunning();
     }
 }

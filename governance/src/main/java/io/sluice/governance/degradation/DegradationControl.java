@@ -5,14 +5,13 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
+
+import io.sluice.governance.periodic.PeriodicTask;
 
 import org.redisson.api.RBucket;
 import org.redisson.api.RMap;
@@ -47,7 +46,7 @@ public class DegradationControl implements SmartLifecycle, AutoCloseable {
     private final String instanceId = UUID.randomUUID().toString();
     private final Object lock = new Object();
     private volatile DegradationState state;
-    private ScheduledExecutorService scheduler;
+    private PeriodicTask ticks;
 
     public DegradationControl(RedissonClient redisson, DegradationProperties properties,
             Iterable<DegradationSignalSource> sources, MeterRegistry meters, Clock clock) {
@@ -67,30 +66,24 @@ public class DegradationControl implements SmartLifecycle, AutoCloseable {
     /** Starts the periodic evaluation once every bean exists (SmartLifecycle), so ticks never race startup. */
     @Override
     public synchronized void start() {
-        if (scheduler != null) {
+        if (ticks != null && ticks.isRunning()) {
             return;
         }
         refresh();
-        scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "sluice-degradation");
-            thread.setDaemon(true);
-            return thread;
-        });
-        long period = properties.tick().toMillis();
-        scheduler.scheduleWithFixedDelay(this::tickSafely, period, period, TimeUnit.MILLISECONDS);
+        ticks = new PeriodicTask("sluice-degradation", properties.tick(), this::tick);
+        ticks.start();
     }
 
     @Override
     public synchronized void stop() {
-        if (scheduler != null) {
-            scheduler.shutdownNow();
-            scheduler = null;
+        if (ticks != null) {
+            ticks.stop();
         }
     }
 
     @Override
     public synchronized boolean isRunning() {
-        return scheduler != null;
+        return ticks != null && ticks.isRunning();
     }
 
     @Override
@@ -129,7 +122,7 @@ public class DegradationControl implements SmartLifecycle, AutoCloseable {
         refresh();
     }
 
-    private void tickSafely() {
+    private void tick() {
         try {
             evaluate();
             refresh();

@@ -2,12 +2,11 @@ package io.sluice.api.ingress;
 
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+
+import io.sluice.governance.periodic.PeriodicTask;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,7 +28,7 @@ public class GlobalLimiter implements SmartLifecycle, AutoCloseable {
     private volatile double rate;
     private double tokens;
     private long lastNanos = System.nanoTime();
-    private ScheduledExecutorService scheduler;
+    private final PeriodicTask ticks;
 
     public GlobalLimiter(RateLimitProperties.Global properties, LoadMonitor monitor, MeterRegistry meters) {
         this.properties = properties;
@@ -37,36 +36,25 @@ public class GlobalLimiter implements SmartLifecycle, AutoCloseable {
         this.monitor = monitor;
         this.rate = adaptive.rate();
         this.tokens = rate;
+        this.ticks = new PeriodicTask("sluice-global-limiter", properties.tick(), this::tick);
         Gauge.builder("sluice.ingress.global.rate", this, GlobalLimiter::rate)
             .description("requests/s this instance currently admits (adaptive)")
             .register(meters);
     }
 
     @Override
-    public synchronized void start() {
-        if (scheduler != null) {
-            return;
-        }
-        scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "sluice-global-limiter");
-            thread.setDaemon(true);
-            return thread;
-        });
-        long period = properties.tick().toMillis();
-        scheduler.scheduleWithFixedDelay(this::tick, period, period, TimeUnit.MILLISECONDS);
+    public void start() {
+        ticks.start();
     }
 
     @Override
-    public synchronized void stop() {
-        if (scheduler != null) {
-            scheduler.shutdownNow();
-            scheduler = null;
-        }
+    public void stop() {
+        ticks.stop();
     }
 
     @Override
-    public synchronized boolean isRunning() {
-        return scheduler != null;
+    public boolean isRunning() {
+        return ticks.isRunning();
     }
 
     @Override
