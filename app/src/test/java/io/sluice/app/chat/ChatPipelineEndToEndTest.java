@@ -55,12 +55,7 @@ class ChatPipelineEndToEndTest {
 
     @DynamicPropertySource
     static void services(DynamicPropertyRegistry registry) {
-        registry.add("sluice.db.url", TestServices::databaseUrl);
-        registry.add("sluice.redis.url", TestServices::redisUrl);
-        registry.add("sluice.data-dir", () -> System.getProperty("java.io.tmpdir") + "/sluice-test-" + RUN);
-        registry.add("sluice.degradation.key-prefix", () -> "test:" + RUN + ":degradation:");
-        registry.add("sluice.ingress.rate.user.key-prefix", () -> "test:" + RUN + ":bucket:");
-        registry.add("sluice.chat.session.key-prefix", () -> "test:" + RUN + ":session:");
+        TestServices.isolated(registry, RUN);
         // a new user gets 2 requests (half of 4), VIP users 6; refills too slowly to matter here
         registry.add("sluice.ingress.rate.user.capacity", () -> "4");
         registry.add("sluice.ingress.rate.user.refill-per-second", () -> "0.01");

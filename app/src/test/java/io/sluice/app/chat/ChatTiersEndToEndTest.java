@@ -65,17 +65,10 @@ class ChatTiersEndToEndTest {
 
     @DynamicPropertySource
     static void services(DynamicPropertyRegistry registry) {
-        registry.add("sluice.db.url", TestServices::databaseUrl);
-        registry.add("sluice.redis.url", TestServices::redisUrl);
-        registry.add("sluice.data-dir", () -> System.getProperty("java.io.tmpdir") + "/sluice-test-" + RUN);
+        TestServices.isolated(registry, RUN);
         registry.add("sluice.gateway.base-url", MOCK::baseUrl);
-        registry.add("sluice.gateway.key-prefix", () -> "test:" + RUN + ":gw:");
-        registry.add("sluice.permits.key-prefix", () -> "test:" + RUN + ":permits:");
         registry.add("sluice.permits.lanes.interactive.permits", () -> PERMITS);
         registry.add("sluice.chat.admission.capacity", () -> PERMITS);
-        registry.add("sluice.degradation.key-prefix", () -> "test:" + RUN + ":degradation:");
-        registry.add("sluice.ingress.rate.user.key-prefix", () -> "test:" + RUN + ":bucket:");
-        registry.add("sluice.chat.session.key-prefix", () -> "test:" + RUN + ":session:");
         // short windows so that a provider outage and its recovery play out in seconds, not minutes
         registry.add("sluice.chat.answer-budget", () -> "4s");
         registry.add("sluice.chat.load-window", () -> "3s");

@@ -1,5 +1,7 @@
 package io.sluice.app.support;
 
+import org.springframework.test.context.DynamicPropertyRegistry;
+
 /**
  * The real services the integration tests run against, from the environment that
  * {@code scripts/services-up.sh} prints (CI and the README's test command set it).
@@ -7,6 +9,23 @@ package io.sluice.app.support;
 public final class TestServices {
 
     private TestServices() {
+    }
+
+    /**
+     * Points an application context at the real services with everything it keeps in Redis and on
+     * disk under names of its own ({@code run}), so test classes never see each other's permits,
+     * buckets, sessions, cache entries or level.
+     */
+    public static void isolated(DynamicPropertyRegistry registry, String run) {
+        registry.add("sluice.db.url", TestServices::databaseUrl);
+        registry.add("sluice.redis.url", TestServices::redisUrl);
+        registry.add("sluice.data-dir", () -> System.getProperty("java.io.tmpdir") + "/sluice-test-" + run);
+        registry.add("sluice.gateway.key-prefix", () -> "test:" + run + ":gw:");
+        registry.add("sluice.permits.key-prefix", () -> "test:" + run + ":permits:");
+        registry.add("sluice.degradation.key-prefix", () -> "test:" + run + ":degradation:");
+        registry.add("sluice.ingress.rate.user.key-prefix", () -> "test:" + run + ":bucket:");
+        registry.add("sluice.chat.session.key-prefix", () -> "test:" + run + ":session:");
+        registry.add("sluice.chat.cache.key-prefix", () -> "test:" + run + ":cache:");
     }
 
     public static String databaseUrl() {
