@@ -101,7 +101,7 @@ class IntentEndToEndTest {
         client = apiKeys.create("intent-" + RUN, ClientTier.STANDARD);
         http = new Http(port, client.key());
         await().atMost(Duration.ofMinutes(3)).until(() -> "ready".equals(bootstrap.status()));
-        await().atMost(Duration.ofMinutes(2)).until(knn::ready);
+        assertThat(knn.size()).isGreaterThanOrEqualTo(500);   // embedded at start
         degradation.pin(DegradationLevel.L0, "intent-test", "intent at L0");
         // the first provider call pays Spring AI's start-up: not inside the intent lane's 1.5 s budget
         ok(http.postJson("/api/v1/chat", chat("退款多久到账")));

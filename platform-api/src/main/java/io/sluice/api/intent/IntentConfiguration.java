@@ -11,6 +11,8 @@ import io.sluice.governance.gateway.DisabledLlmGateway;
 import io.sluice.governance.gateway.LlmGateway;
 import io.sluice.knowledge.embedding.Embedder;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -26,6 +28,8 @@ import org.springframework.core.annotation.Order;
 @EnableConfigurationProperties(IntentProperties.class)
 public class IntentConfiguration {
 
+    private static final Logger log = LoggerFactory.getLogger(IntentConfiguration.class);
+
     @Bean
     @Order(1)
     @ConditionalOnProperty(name = "sluice.chat.intent.knn.enabled", havingValue = "true", matchIfMissing = true)
@@ -37,13 +41,14 @@ public class IntentConfiguration {
         } catch (IOException e) {
             throw new UncheckedIOException("sluice.chat.intent.knn.examples: cannot read " + knn.examples(), e);
         }
-        // embedding the examples takes seconds on a small machine: done in the background, rules decide meanwhile
-        return KnnIntentClassifier.buildInBackground(embedder, examples, new KnnVote(knn.k(), knn.minSimilarity()),
-            runnable -> {
-                Thread thread = new Thread(runnable, "sluice-intent-knn-index");
-                thread.setDaemon(true);
-                thread.start();
-            });
+        KnnVote vote = new KnnVote(knn.k(), knn.minSimilarity());
+        try {
+            return KnnIntentClassifier.build(embedder, examples, vote);
+        } catch (RuntimeException e) {
+            // e.g. a remote embedding service that is down: start anyway, the rules (and the LLM) decide
+            log.error("intent kNN disabled: embedding the {} examples failed", examples.size(), e);
+            return KnnIntentClassifier.build(embedder, List.of(), vote);
+        }
     }
 
     /** LLM intent only while the level still admits lane B (L0, L1): under pressure the LLM is kept for answers. */

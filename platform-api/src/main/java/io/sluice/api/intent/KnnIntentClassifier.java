@@ -3,8 +3,6 @@ package io.sluice.api.intent;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
 
 import io.sluice.knowledge.embedding.Embedder;
 import io.sluice.knowledge.embedding.Vectors;
@@ -19,8 +17,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Against the rules' result: when the vote's label covers the rules' intent they agree, the finer
  * intent of the rules stands and the confidences combine ({@code 1 − (1−a)(1−b)}); when they disagree
- * the vote wins only if it is at least as confident. Until the examples are embedded (once, at start,
- * in batches) and if that failed, it has no opinion: the rules stand.
+ * the vote wins only if it is at least as confident. The examples are embedded once, at start, in
+ * batches.
  */
 public final class KnnIntentClassifier implements IntentEnhancer {
 
@@ -32,55 +30,36 @@ public final class KnnIntentClassifier implements IntentEnhancer {
 
     private final Embedder embedder;
     private final KnnVote vote;
-    private final CompletableFuture<Index> index;
+    private final Index index;
 
-    private KnnIntentClassifier(Embedder embedder, KnnVote vote, CompletableFuture<Index> index) {
+    private KnnIntentClassifier(Embedder embedder, KnnVote vote, Index index) {
         this.embedder = embedder;
         this.vote = vote;
         this.index = index;
     }
 
-    /** Embeds the examples now, on this thread. */
+    /**
+     * Embeds the examples now (the embedder batches them); no examples = a classifier that always abstains. Done once at start, synchronously: a
+     * classifier that joined later would send the first minutes of traffic to the LLM instead.
+     */
     public static KnnIntentClassifier build(Embedder embedder, List<IntentExamples.Example> examples, KnnVote vote) {
-        return new KnnIntentClassifier(embedder, vote, CompletableFuture.completedFuture(index(embedder, examples)));
-    }
-
-    /** Embeds the examples on {@code executor}; until done the classifier abstains (the start is not held up). */
-    public static KnnIntentClassifier buildInBackground(Embedder embedder, List<IntentExamples.Example> examples,
-            KnnVote vote, Executor executor) {
-        CompletableFuture<Index> index = CompletableFuture.supplyAsync(() -> {
-            long started = System.nanoTime();
-            Index built = index(embedder, examples);
-            log.info("intent kNN: {} examples embedded with {} in {} ms", built.texts().length, embedder.modelId(),
-                (System.nanoTime() - started) / 1_000_000);
-            return built;
-        }, executor);
-        index.exceptionally(error -> {
-            log.error("intent kNN: embedding the examples failed, the classifier stays silent (rules decide)", error);
-            return null;
-        });
-        return new KnnIntentClassifier(embedder, vote, index);
-    }
-
-    private static Index index(Embedder embedder, List<IntentExamples.Example> examples) {
+        long started = System.nanoTime();
         List<String> texts = examples.stream().map(IntentExamples.Example::text).toList();
-        List<float[]> vectors = embedder.embedAll(texts);   // the embedder batches
+        List<float[]> vectors = texts.isEmpty() ? List.of() : embedder.embedAll(texts);
         if (vectors.size() != texts.size()) {
             throw new IllegalStateException("the embedder returned " + vectors.size() + " vectors for " + texts.size() + " texts");
         }
-        return new Index(texts.toArray(String[]::new),
+        Index index = new Index(texts.toArray(String[]::new),
             examples.stream().map(IntentExamples.Example::label).toArray(ExampleLabel[]::new),
             vectors.toArray(float[][]::new));
+        log.info("intent kNN: {} examples embedded with {} in {} ms", texts.size(), embedder.modelId(),
+            (System.nanoTime() - started) / 1_000_000);
+        return new KnnIntentClassifier(embedder, vote, index);
     }
 
-    /** Whether the examples are embedded (before that, and after a failure, it has no opinion). */
-    public boolean ready() {
-        return index.isDone() && !index.isCompletedExceptionally() && index.getNow(null) != null;
-    }
-
-    /** Number of examples in the index (0 until ready). */
+    /** Number of labelled examples in the index. */
     public int size() {
-        return ready() ? index.getNow(null).texts().length : 0;
+        return index.texts().length;
     }
 
     @Override
@@ -108,14 +87,20 @@ public final class KnnIntentClassifier implements IntentEnhancer {
         return Optional.of(new IntentResult(label.standsFor(), decision.confidence(), name(), evidence));
     }
 
-    /** The vote alone, without the rules (empty: not ready, or nothing similar enough). */
+    /** The vote alone, without the rules (empty: nothing similar enough). */
     public Optional<KnnVote.Decision> decide(String message) {
-        Index built = ready() ? index.getNow(null) : null;
-        if (built == null || message == null || message.isBlank()) {
+        if (message == null || message.isBlank() || size() == 0) {
             return Optional.empty();
         }
-        float[] query = embedder.embed(message);
-        return vote.decide(nearest(built, query, vote.k()));
+        float[] query;
+        try {
+            query = embedder.embed(message);
+        } catch (RuntimeException e) {
+            // a remote embedding service may fail mid-flight: the rules stand, the request goes on
+            log.warn("intent kNN: embedding the message failed ({}), no opinion", e.toString());
+            return Optional.empty();
+        }
+        return vote.decide(nearest(index, query, vote.k()));
     }
 
     /** The {@code k} most similar examples (a linear scan: a few hundred dot products). */

@@ -2,14 +2,12 @@ package io.sluice.api.intent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Duration;
 import java.util.List;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sluice.knowledge.embedding.Embedder;
 
-import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
@@ -60,8 +58,7 @@ class IntentConfigurationTest {
             assertThat(llm.enabledFor(IntentPath.STREAM)).isFalse();
             assertThat(llm.enabledFor(IntentPath.OPENAI)).isFalse();
             KnnIntentClassifier knn = context.getBean(KnnIntentClassifier.class);
-            Awaitility.await().atMost(Duration.ofSeconds(10)).until(knn::ready);
-            assertThat(knn.size()).isGreaterThanOrEqualTo(500);   // the shipped sample examples
+            assertThat(knn.size()).isGreaterThanOrEqualTo(500);   // the shipped sample examples, embedded at start
         });
     }
 
@@ -79,6 +76,31 @@ class IntentConfigurationTest {
         runner.withPropertyValues("sluice.chat.intent.knn.enabled=false").run(context -> {
             assertThat(context).doesNotHaveBean(KnnIntentClassifier.class);
             assertThat(context).hasSingleBean(LlmIntentEnhancer.class);
+        });
+    }
+
+    @Test
+    void anEmbedderThatFailsAtStartLeavesTheRulesInChargeInsteadOfStoppingTheStart() {
+        runner.withBean("failingEmbedder", Embedder.class, () -> new Embedder() {
+            @Override
+            public int dimension() {
+                return 2;
+            }
+
+            @Override
+            public String modelId() {
+                return "down";
+            }
+
+            @Override
+            public List<float[]> embedAll(List<String> texts) {
+                throw new IllegalStateException("embedding service down");
+            }
+        }, definition -> definition.setPrimary(true)).run(context -> {
+            assertThat(context).hasNotFailed();
+            KnnIntentClassifier knn = context.getBean(KnnIntentClassifier.class);
+            assertThat(knn.size()).isZero();
+            assertThat(knn.refine("退货的运费谁来出", new IntentResult(Intent.RETURNS, 0.6, "rules", List.of()))).isEmpty();
         });
     }
 

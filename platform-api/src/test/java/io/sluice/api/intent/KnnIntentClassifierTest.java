@@ -8,10 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 
 import io.sluice.api.intent.IntentExamples.Example;
 import io.sluice.api.intent.KnnVote.Neighbour;
@@ -82,7 +78,7 @@ class KnnIntentClassifierTest {
     }
 
     /** Texts map to chosen vectors: similarity = cosine of the angles the test picked. */
-    static class FakeEmbedder implements Embedder {
+    static final class FakeEmbedder implements Embedder {
         final Map<String, float[]> vectors;
 
         FakeEmbedder(Map<String, float[]> vectors) {
@@ -155,35 +151,38 @@ class KnnIntentClassifierTest {
     }
 
     @Test
-    void untilTheExamplesAreEmbeddedItHasNoOpinion() throws Exception {
-        CountDownLatch release = new CountDownLatch(1);
-        Embedder slow = new FakeEmbedder(EMBEDDER.vectors) {
+    void withoutExamplesItAlwaysAbstains() {
+        KnnIntentClassifier knn = KnnIntentClassifier.build(EMBEDDER, List.of(), new KnnVote(2, 0.5));
+
+        assertThat(knn.size()).isZero();
+        assertThat(knn.refine("where is my refund", rules(Intent.GENERAL, 0.3))).isEmpty();
+    }
+
+    @Test
+    void anEmbedderFailingOnTheMessageMeansNoOpinionNotAFailedRequest() {
+        Embedder flaky = new Embedder() {
+            @Override
+            public int dimension() {
+                return 3;
+            }
+
+            @Override
+            public String modelId() {
+                return "flaky";
+            }
+
             @Override
             public List<float[]> embedAll(List<String> texts) {
-                if (texts.size() > 1) {   // the index build, not a query
-                    try {
-                        release.await(30, TimeUnit.SECONDS);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
+                if (texts.size() == 1) {
+                    throw new IllegalStateException("embedding service down");
                 }
-                return super.embedAll(texts);
+                return EMBEDDER.embedAll(texts);
             }
         };
-        ExecutorService executor = Executors.newSingleThreadExecutor();
-        try {
-            KnnIntentClassifier knn = KnnIntentClassifier.buildInBackground(slow, EXAMPLES, new KnnVote(2, 0.5), executor);
+        KnnIntentClassifier knn = KnnIntentClassifier.build(flaky, EXAMPLES, new KnnVote(2, 0.5));
 
-            assertThat(knn.ready()).isFalse();
-            assertThat(knn.refine("where is my refund", rules(Intent.GENERAL, 0.3))).isEmpty();
-
-            release.countDown();
-            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(knn::ready);
-            assertThat(knn.size()).isEqualTo(4);
-            assertThat(knn.refine("where is my refund", rules(Intent.GENERAL, 0.3))).isPresent();
-        } finally {
-            executor.shutdownNow();
-        }
+        assertThat(knn.size()).isEqualTo(4);
+        assertThat(knn.refine("where is my refund", rules(Intent.GENERAL, 0.3))).isEmpty();
     }
 
     @Test
