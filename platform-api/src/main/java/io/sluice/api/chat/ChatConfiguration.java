@@ -9,6 +9,7 @@ import io.sluice.api.ingress.GlobalLimiter;
 import io.sluice.api.ingress.LoadMonitor;
 import io.sluice.api.ingress.UserTokenBucket;
 import io.sluice.api.intent.IntentEnhancer;
+import io.sluice.api.intent.IntentMetrics;
 import io.sluice.api.intent.RuleIntentClassifier;
 import io.sluice.api.masking.PiiMasker;
 import io.sluice.api.session.SessionProperties;
@@ -59,8 +60,11 @@ public class ChatConfiguration {
     }
 
     @Bean
-    IntentStep intentStep(RuleIntentClassifier rules, ObjectProvider<IntentEnhancer> enhancers, ChatProperties properties) {
-        return new IntentStep(rules, enhancers, properties.intentConfidentAbove());
+    IntentStep intentStep(RuleIntentClassifier rules, ObjectProvider<IntentEnhancer> enhancers, ChatProperties properties,
+            MeterRegistry meters) {
+        // kNN before the LLM: @Order on the enhancer beans (io.sluice.api.intent.IntentConfiguration)
+        return new IntentStep(rules, enhancers.orderedStream().toList(), properties.intentConfidentAbove(),
+            new IntentMetrics(meters));
     }
 
     @Bean

@@ -1,0 +1,163 @@
+package io.sluice.app.chat;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.UUID;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.api.auth.ApiKeys;
+import io.sluice.api.auth.ClientTier;
+import io.sluice.api.auth.IssuedKey;
+import io.sluice.api.intent.KnnIntentClassifier;
+import io.sluice.app.support.Http;
+import io.sluice.app.support.TestServices;
+import io.sluice.governance.degradation.DegradationControl;
+import io.sluice.governance.degradation.DegradationLevel;
+import io.sluice.knowledge.sample.KnowledgeBootstrap;
+import io.sluice.mock.MockProvider;
+import io.sluice.mock.Scenario;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+
+/**
+ * Intent in the whole application (application.yml defaults, real gateway, ONNX model, the mock as the
+ * provider): a message the rules are unsure of is refined by the kNN, then by the LLM on plain chat;
+ * a stream is not sent to the LLM.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class IntentEndToEndTest {
+
+    static final String RUN = UUID.randomUUID().toString();
+    static final MockProvider MOCK = MockProvider.start(0);
+    static final String VAGUE = "东西到了但是和图片不一样";   // rules: general 0.3; the examples: returns
+    static final String LLM_SAYS = "{\"intent\": \"order_problem\", \"confidence\": 0.9}";
+
+    @DynamicPropertySource
+    static void services(DynamicPropertyRegistry registry) {
+        registry.add("sluice.db.url", TestServices::databaseUrl);
+        registry.add("sluice.redis.url", TestServices::redisUrl);
+        registry.add("sluice.data-dir", () -> System.getProperty("java.io.tmpdir") + "/sluice-test-" + RUN);
+        registry.add("sluice.gateway.base-url", MOCK::baseUrl);
+        registry.add("sluice.gateway.key-prefix", () -> "test:" + RUN + ":gw:");
+        registry.add("sluice.permits.key-prefix", () -> "test:" + RUN + ":permits:");
+        registry.add("sluice.degradation.key-prefix", () -> "test:" + RUN + ":degradation:");
+        registry.add("sluice.ingress.rate.user.key-prefix", () -> "test:" + RUN + ":bucket:");
+        registry.add("sluice.chat.session.key-prefix", () -> "test:" + RUN + ":session:");
+        registry.add("sluice.batch.jobs.work-queue-drain.enabled", () -> "false");
+        registry.add("sluice.chat.cache.enabled", () -> "false");
+        registry.add("sluice.knowledge.chain.vector-timeout", () -> "3s");
+        registry.add("sluice.knowledge.chain.bm25-timeout", () -> "2s");
+    }
+
+    @AfterAll
+    static void stopMock() {
+        MOCK.close();
+    }
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    ApiKeys apiKeys;
+
+    @Autowired
+    DegradationControl degradation;
+
+    @Autowired
+    KnowledgeBootstrap bootstrap;
+
+    @Autowired
+    KnnIntentClassifier knn;
+
+    @Autowired
+    MeterRegistry meters;
+
+    @Autowired
+    ObjectMapper json;
+
+    IssuedKey client;
+    Http http;
+
+    @BeforeEach
+    void setUp() {
+        MOCK.scenario(Scenario.healthy().withFixedLatency(20));
+        client = apiKeys.create("intent-" + RUN, ClientTier.STANDARD);
+        http = new Http(port, client.key());
+        await().atMost(Duration.ofMinutes(3)).until(() -> "ready".equals(bootstrap.status()));
+        assertThat(knn.size()).isGreaterThanOrEqualTo(500);   // embedded at start
+        degradation.pin(DegradationLevel.L0, "intent-test", "intent at L0");
+        // the first provider call pays Spring AI's start-up: not inside the intent lane's 1.5 s budget
+        ok(http.postJson("/api/v1/chat", chat("退款多久到账")));
+        MOCK.reset();
+    }
+
+    @AfterEach
+    void tearDown() {
+        degradation.unpin("intent-test");
+        MOCK.scenario(Scenario.healthy());
+    }
+
+    static String chat(String message) {
+        return "{\"userId\":\"u-" + UUID.randomUUID() + "\",\"message\":\"" + message + "\"}";
+    }
+
+    JsonNode ok(HttpResponse<String> response) {
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        return json.readTree(response.body());
+    }
+
+    double decisions(String source) {
+        var counter = meters.find("sluice.chat.intent.decisions").tag("source", source).counters();
+        return counter.stream().mapToDouble(c -> c.count()).sum();
+    }
+
+    @Test
+    void onPlainChatTheLlmDecidesAnIntentTheRulesAndTheKnnWereUnsureOf() {
+        MOCK.scenario(Scenario.healthy().withFixedLatency(20).withResponseText(LLM_SAYS));
+        double llmBefore = decisions("llm");
+
+        JsonNode answer = ok(http.postJson("/api/v1/chat", chat(VAGUE)));
+
+        assertThat(answer.get("intent").asText()).isEqualTo("order_problem");
+        assertThat(answer.get("priority").asText()).isEqualTo("A");
+        assertThat(decisions("llm")).isEqualTo(llmBefore + 1);
+        assertThat(MOCK.counters().served()).isEqualTo(2);   // the intent call and the answer
+    }
+
+    @Test
+    void aStreamIsNotSentToTheLlmTheKnnDecides() throws Exception {
+        MOCK.scenario(Scenario.healthy().withFixedLatency(20).withResponseText(LLM_SAYS));
+        double knnBefore = decisions("knn");
+
+        HttpResponse<String> response = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build().send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/v1/chat/stream"))
+                .header("Content-Type", "application/json").header("Accept", "text/event-stream")
+                .header("Authorization", "Bearer " + client.key())
+                .POST(HttpRequest.BodyPublishers.ofString(chat(VAGUE))).build(), HttpResponse.BodyHandlers.ofString());
+
+        String meta = response.body().lines().dropWhile(line -> !line.equals("event:meta")).skip(1).findFirst()
+            .orElseThrow(() -> new AssertionError("no meta event in " + response.body()));
+        JsonNode fields = json.readTree(meta.substring("data:".length()));
+        assertThat(fields.get("intent").asText()).isEqualTo("returns");
+        assertThat(fields.get("priority").asText()).isEqualTo("B");
+        assertThat(decisions("knn")).isEqualTo(knnBefore + 1);
+        assertThat(MOCK.counters().served()).isEqualTo(1);   // the answer only
+    }
+}
