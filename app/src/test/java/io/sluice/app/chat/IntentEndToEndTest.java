@@ -51,15 +51,8 @@ class IntentEndToEndTest {
 
     @DynamicPropertySource
     static void services(DynamicPropertyRegistry registry) {
-        registry.add("sluice.db.url", TestServices::databaseUrl);
-        registry.add("sluice.redis.url", TestServices::redisUrl);
-        registry.add("sluice.data-dir", () -> System.getProperty("java.io.tmpdir") + "/sluice-test-" + RUN);
+        TestServices.isolated(registry, RUN);
         registry.add("sluice.gateway.base-url", MOCK::baseUrl);
-        registry.add("sluice.gateway.key-prefix", () -> "test:" + RUN + ":gw:");
-        registry.add("sluice.permits.key-prefix", () -> "test:" + RUN + ":permits:");
-        registry.add("sluice.degradation.key-prefix", () -> "test:" + RUN + ":degradation:");
-        registry.add("sluice.ingress.rate.user.key-prefix", () -> "test:" + RUN + ":bucket:");
-        registry.add("sluice.chat.session.key-prefix", () -> "test:" + RUN + ":session:");
         registry.add("sluice.batch.jobs.work-queue-drain.enabled", () -> "false");
         registry.add("sluice.chat.cache.enabled", () -> "false");
         registry.add("sluice.knowledge.chain.vector-timeout", () -> "3s");
