@@ -63,7 +63,13 @@ public class BatchTestApplication {
 
     /** A second, independent instance (its own JobOperator, pools and worker id) sharing the database. */
     public static ConfigurableApplicationContext startInstance(String workerId) {
+        return startInstance(workerId, Map.of());
+    }
+
+    /** As {@link #startInstance(String)}, with some properties set differently. */
+    public static ConfigurableApplicationContext startInstance(String workerId, Map<String, Object> overrides) {
         Map<String, Object> p = properties();
+        p.putAll(overrides);
         p.put("sluice.batch.worker-id", workerId);
         p.put("spring.main.web-application-type", "none");
         return new SpringApplicationBuilder(BatchTestApplication.class).properties(p).run();
