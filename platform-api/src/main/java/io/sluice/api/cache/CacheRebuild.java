@@ -102,7 +102,7 @@ public class CacheRebuild {
 
         Set<String> disliked = dislikedAnswers();
         SourceClock sources = sourceClock(entries.values().stream().flatMap(List::stream)
-            .flatMap(e -> e.sources().stream()).toList(), candidates.stream().flatMap(c -> c.sources().stream()).toList());
+            .flatMap(e -> e.sources() == null ? java.util.stream.Stream.empty() : e.sources().stream()).toList(), candidates.stream().flatMap(c -> c.sources().stream()).toList());
 
         long scanned = 0;
         long forSource = 0;
@@ -278,7 +278,7 @@ public class CacheRebuild {
 
         /** True when a FAQ entry or document the answer used changed after {@code sinceMillis}, or is gone. */
         boolean changedSince(List<ChatResponse.Source> sources, long sinceMillis) {
-            for (ChatResponse.Source s : sources) {
+            for (ChatResponse.Source s : sources == null ? List.<ChatResponse.Source>of() : sources) {
                 Instant changed;
                 if (FAQ.equals(s.kind())) {
                     changed = faq.get(s.id());
