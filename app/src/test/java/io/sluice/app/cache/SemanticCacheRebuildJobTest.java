@@ -46,7 +46,7 @@ import tools.jackson.databind.ObjectMapper;
 /**
  * The semantic-cache-rebuild job in the whole application (real Redis cache, real PostgreSQL conversation
  * log, real knowledge ingestion): a frequent recent question is warmed from its stored F4 answer, an entry
- * whose source document was re-ingested is dropped, an entry whose answer got negative feedback is dropped
+ * whose source document was re-ingested and one whose FAQ entry was edited are dropped, an entry whose answer got negative feedback is dropped
  * (and not warmed back), an untouched entry stays; progress and metrics are recorded.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
@@ -171,6 +171,12 @@ class SemanticCacheRebuildJobTest {
         cached(client, disliked, dislikedAnswer, fromStable);
         logged(client, disliked, dislikedAnswer, "F4", true, fromStable, "NOT_HELPFUL");
         logged(client, disliked, dislikedAnswer, "F4", true, fromStable, null);
+        // cached from a FAQ entry that is then edited
+        String faqKey = "rb-" + RUN.substring(0, 8);
+        jdbc.sql("INSERT INTO faq_entry (external_id, question, answer) VALUES (?, '积分能兑换什么', '积分可兑换优惠券。')")
+            .param(faqKey).update();
+        String faqQuestion = "积分能兑换什么礼品";
+        cached(client, faqQuestion, "积分可兑换优惠券。", List.of(new ChatResponse.Source("faq", faqKey, "积分能兑换什么", 0.95f)));
         // cached and untouched
         String kept = "怎么修改收货地址";
         cached(client, kept, "在订单详情页点击修改地址即可。", fromStable);
@@ -178,6 +184,9 @@ class SemanticCacheRebuildJobTest {
         assertThat(lookup(client, changed)).isPresent();
         assertThat(lookup(client, disliked)).isPresent();
         assertThat(lookup(client, frequent)).isEmpty();
+        assertThat(lookup(client, faqQuestion)).isPresent();
+        jdbc.sql("UPDATE faq_entry SET answer = '积分可兑换优惠券和礼品。', updated_at = clock_timestamp() WHERE external_id = ?")
+            .param(faqKey).update();
         ingest(changing, "# 退货运费\n\n自2026年12月起，七天无理由退货的运费也由卖家承担。");
 
         double warmedBefore = counter("sluice.cache.rebuild.warmed");
@@ -194,15 +203,17 @@ class SemanticCacheRebuildJobTest {
         assertThat(warmed.get().answer().tier()).isEqualTo(FidelityTier.F4);
         assertThat(warmed.get().answer().sources()).extracting(ChatResponse.Source::id).containsExactly(stable);
         assertThat(lookup(client, changed)).isEmpty();
+        assertThat(lookup(client, faqQuestion)).isEmpty();
+        jdbc.sql("DELETE FROM faq_entry WHERE external_id = ?").param(faqKey).update();
         assertThat(lookup(client, disliked)).isEmpty();
         assertThat(lookup(client, rare)).isEmpty();
         assertThat(lookup(client, kept)).isPresent();
 
         JobProgress progress = jobs.progress(executionId);
-        assertThat(progress.total()).isGreaterThanOrEqualTo(4); // 3 entries checked + 1 question to warm, at least
+        assertThat(progress.total()).isGreaterThanOrEqualTo(5); // 4 entries checked + 1 question to warm, at least
         assertThat(progress.done()).isEqualTo(progress.total());
         assertThat(counter("sluice.cache.rebuild.warmed") - warmedBefore).isGreaterThanOrEqualTo(1);
-        assertThat(counter("sluice.cache.rebuild.dropped", "reason", "source_changed") - sourceBefore).isGreaterThanOrEqualTo(1);
+        assertThat(counter("sluice.cache.rebuild.dropped", "reason", "source_changed") - sourceBefore).isGreaterThanOrEqualTo(2);
         assertThat(counter("sluice.cache.rebuild.dropped", "reason", "negative_feedback") - feedbackBefore)
             .isGreaterThanOrEqualTo(1);
     }
