@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sluice.batch.jobs.JobControl;
 import io.sluice.batch.jobs.maintenance.MaintenanceWork;
 import io.sluice.batch.jobs.scheduling.JobScheduler;
+import io.sluice.batch.queue.LeaseKeeper;
 import io.sluice.batch.queue.QueueMetrics;
 import io.sluice.batch.queue.WorkQueue;
 import io.sluice.batch.tasks.TaskService;
@@ -45,6 +46,12 @@ public class BatchJobsConfiguration {
         WorkQueue queue = new WorkQueue(jdbc, transactionManager, properties.queue());
         queue.metrics(queueMetrics);
         return queue;
+    }
+
+    /** Renews the leases of items this instance's drain steps hold; stops (and so lets them expire) on shutdown. */
+    @Bean
+    LeaseKeeper leaseKeeper(WorkQueue workQueue) {
+        return new LeaseKeeper(workQueue);
     }
 
     @Bean

@@ -24,6 +24,7 @@ public class QueueMetrics {
     private final Counter requeued;
     private final Counter deadLettered;
     private final Counter leaseLost;
+    private final Counter renewed;
 
     private final Supplier<Map<WorkState, Long>> depthSource;
     private final long refreshNanos;
@@ -41,6 +42,7 @@ public class QueueMetrics {
         this.requeued = counter(registry, "sluice.batch.queue.requeued", "items put back because the batch lane was saturated (no attempt used)");
         this.deadLettered = counter(registry, "sluice.batch.queue.dead_lettered", "items moved to dead-letter");
         this.leaseLost = counter(registry, "sluice.batch.queue.lease_lost", "finishes refused because the lease had passed to another worker");
+        this.renewed = counter(registry, "sluice.batch.queue.lease_renewed", "leases of held items renewed by their live worker");
         for (WorkState state : WorkState.values()) {
             Gauge.builder("sluice.batch.queue.depth", this, m -> m.depth(state))
                 .description("work items by state")
@@ -74,8 +76,10 @@ public class QueueMetrics {
     void requeued() { requeued.increment(); }
     void deadLettered() { deadLettered.increment(); }
     void leaseLost() { leaseLost.increment(); }
+    void renewed(int n) { renewed.increment(n); }
 
     public double completedCount() { return completed.count(); }
     public double deadLetteredCount() { return deadLettered.count(); }
     public double claimedCount() { return claimed.count(); }
+    public double renewedCount() { return renewed.count(); }
 }

@@ -239,6 +239,21 @@ public class WorkQueue {
             WHERE state = 'RUNNING' AND locked_by = ?""", owner);
     }
 
+    /**
+     * Extends the lease of every item {@code owner} still holds to {@code lease} from now (its worker is
+     * alive and still working). Items whose lease passed to another worker are not the owner's any more
+     * and stay untouched. Returns how many were renewed.
+     */
+    public int renew(String owner, Duration lease) {
+        int renewed = jdbc.update("""
+            UPDATE work_item SET locked_until = now() + (? * interval '1 millisecond'), updated_at = now()
+            WHERE state = 'RUNNING' AND locked_by = ?""", lease.toMillis(), owner);
+        if (renewed > 0 && metrics != null) {
+            metrics.renewed(renewed);
+        }
+        return renewed;
+    }
+
     /** Progress 0..100 of a held item (shown by GET /api/v1/tasks/{id}). */
     public boolean progress(ClaimedItem item, int percent) {
         return jdbc.update("UPDATE work_item SET progress = ?, updated_at = now() WHERE id = ? AND lease_token = ? AND state = 'RUNNING'",

@@ -31,7 +31,11 @@ import io.sluice.knowledge.ingest.DocumentRequest;
 import io.sluice.knowledge.ingest.IngestionService;
 import io.sluice.knowledge.lexical.LexicalAnalyzers;
 import io.sluice.knowledge.lexical.LuceneIndex;
+import io.sluice.knowledge.chain.SearchFilter;
+import io.sluice.knowledge.embedding.Embedder;
+import io.sluice.knowledge.embedding.Vectors;
 import io.sluice.knowledge.store.KnowledgeRepository;
+import io.sluice.knowledge.vector.PgVectorSearcher;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -43,11 +47,14 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * The knowledge-reindex job re-embeds every chunk and rebuilds the Lucene index aside, then swaps: the
  * retrieval chain (Lucene KNN → BM25, no FAQ fallback to hide a gap) is hammered with known queries
- * while the job runs, and not one query fails or comes back empty.
+ * while the job runs, and not one query fails or comes back empty. The pgvector rows are re-embedded
+ * too (written aside, swapped in one transaction): stale vectors planted before the run are replaced,
+ * and pgvector queries hammered through the run all succeed with results.
  */
 class KnowledgeReindexTest {
 
@@ -70,6 +77,11 @@ class KnowledgeReindexTest {
         @Bean(destroyMethod = "shutdownNow")
         ExecutorService testTierPool() {
             return Executors.newFixedThreadPool(4);
+        }
+
+        @Bean
+        PgVectorSearcher testPgVector(DataSource dataSource) {
+            return new PgVectorSearcher(dataSource, 40);
         }
 
         @Bean
@@ -123,10 +135,39 @@ class KnowledgeReindexTest {
                     .isEqualTo(ids.get(i));
             }
 
+            // "vectors of an older model": the test documents' pgvector rows point somewhere unrelated
+            Embedder embedder = TestKnowledge.embedder();
+            JdbcTemplate jdbc = context.getBean(JdbcTemplate.class);
+            String stale = Vectors.toPgLiteral(embedder.embed("天气预报 " + tag + " 明天多云转晴"));
+            for (String id : ids) {
+                jdbc.update("""
+                    UPDATE knowledge_chunk SET embedding = ?::vector
+                    WHERE document_id = (SELECT id FROM knowledge_document WHERE external_id = ?)""", stale, id);
+            }
+
             AtomicBoolean running = new AtomicBoolean(true);
             AtomicLong answered = new AtomicLong();
+            AtomicLong vectorAnswered = new AtomicLong();
             ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
             List<Thread> hammers = new ArrayList<>();
+            PgVectorSearcher pgvector = context.getBean(PgVectorSearcher.class);
+            List<float[]> queryVectors = queries.stream().map(embedder::embed).toList();
+            Thread vectorHammer = new Thread(() -> {
+                for (int n = 0; running.get(); n++) {
+                    int q = n % queries.size();
+                    try {
+                        if (pgvector.search(queryVectors.get(q), SearchFilter.validNow(), 5).isEmpty()) {
+                            failures.add("pgvector empty: " + queries.get(q));
+                        } else {
+                            vectorAnswered.incrementAndGet();
+                        }
+                    } catch (RuntimeException e) {
+                        failures.add("pgvector error: " + e);
+                    }
+                }
+            }, "hammer-pgvector");
+            vectorHammer.start();
+            hammers.add(vectorHammer);
             for (int t = 0; t < 2; t++) {
                 Thread thread = new Thread(() -> {
                     for (int n = 0; running.get(); n++) {
@@ -149,7 +190,9 @@ class KnowledgeReindexTest {
                 hammers.add(thread);
             }
             long before = answered.get();
-            await().atMost(Duration.ofSeconds(30)).until(() -> answered.get() > before + 10);
+            long vectorBefore = vectorAnswered.get();
+            await().atMost(Duration.ofSeconds(30))
+                .until(() -> answered.get() > before + 10 && vectorAnswered.get() > vectorBefore + 10);
 
             JobControl jobs = context.getBean(JobControl.class);
             long executionId = jobs.launch(KnowledgeReindex.JOB_NAME, Map.of("reembed", "true")).getId();
@@ -157,7 +200,9 @@ class KnowledgeReindexTest {
             await().atMost(Duration.ofSeconds(170)).pollInterval(Duration.ofMillis(100))
                 .until(() -> !repository.getJobExecution(executionId).isRunning());
             long afterSwap = answered.get();
-            await().atMost(Duration.ofSeconds(30)).until(() -> answered.get() > afterSwap + 10);
+            long vectorAfterSwap = vectorAnswered.get();
+            await().atMost(Duration.ofSeconds(30))
+                .until(() -> answered.get() > afterSwap + 10 && vectorAnswered.get() > vectorAfterSwap + 10);
             running.set(false);
             for (Thread thread : hammers) {
                 thread.join(30_000);
@@ -169,8 +214,35 @@ class KnowledgeReindexTest {
             assertThat(progress.done()).isGreaterThanOrEqualTo(texts.length);
             assertThat(failures).isEmpty();
             assertThat(answered.get()).isGreaterThan(20);
+            assertThat(vectorAnswered.get()).isGreaterThan(20);
+
+            // the pgvector rows carry fresh vectors of their own text again, and find their documents
+            for (int i = 0; i < ids.size(); i++) {
+                List<Map<String, Object>> rows = jdbc.queryForList("""
+                    SELECT c.heading, c.content, c.embedding::text AS embedding FROM knowledge_chunk c
+                    JOIN knowledge_document d ON d.id = c.document_id WHERE d.external_id = ?""", ids.get(i));
+                assertThat(rows).isNotEmpty();
+                for (Map<String, Object> row : rows) {
+                    String heading = (String) row.get("heading");
+                    String content = (String) row.get("content");
+                    float[] fresh = embedder.embed(heading == null || heading.isBlank() ? content : heading + "\n" + content);
+                    assertThat(Vectors.dot(fresh, parse((String) row.get("embedding")))).isGreaterThan(0.999f);
+                }
+                assertThat(pgvector.search(queryVectors.get(i), SearchFilter.validNow(), 1).get(0).source().documentId())
+                    .isEqualTo(ids.get(i));
+            }
+            assertThat(jdbc.queryForObject("SELECT count(*) FROM knowledge_chunk_embedding_next", Long.class)).isZero();
         } finally {
             ids.forEach(ingestion::delete);
         }
+    }
+
+    static float[] parse(String literal) {
+        String[] parts = literal.substring(1, literal.length() - 1).split(",");
+        float[] v = new float[parts.length];
+        for (int i = 0; i < parts.length; i++) {
+            v[i] = Float.parseFloat(parts[i]);
+        }
+        return v;
     }
 }

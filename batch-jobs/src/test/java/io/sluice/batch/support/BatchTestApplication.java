@@ -50,6 +50,7 @@ public class BatchTestApplication {
         Map<String, Object> p = new HashMap<>();
         p.put("spring.datasource.url", TestServices.dbUrl());
         p.put("spring.flyway.locations", "filesystem:../db/migration");
+        p.put("spring.flyway.out-of-order", "true"); // as the application: owner-numbered migrations arrive in any order
         p.put("spring.main.banner-mode", "off");
         p.put("sluice.batch.queue.backoff-base", "20ms");
         p.put("sluice.batch.queue.backoff-max", "100ms");
@@ -63,7 +64,13 @@ public class BatchTestApplication {
 
     /** A second, independent instance (its own JobOperator, pools and worker id) sharing the database. */
     public static ConfigurableApplicationContext startInstance(String workerId) {
+        return startInstance(workerId, Map.of());
+    }
+
+    /** As {@link #startInstance(String)}, with some properties set differently. */
+    public static ConfigurableApplicationContext startInstance(String workerId, Map<String, Object> overrides) {
         Map<String, Object> p = properties();
+        p.putAll(overrides);
         p.put("sluice.batch.worker-id", workerId);
         p.put("spring.main.web-application-type", "none");
         return new SpringApplicationBuilder(BatchTestApplication.class).properties(p).run();

@@ -179,7 +179,9 @@ public class IngestionService {
      * again from its text ({@code reembed}, e.g. after a model change; otherwise stored vectors are
      * reused), all before the index is touched; {@link LuceneIndex#replaceAll} then replaces the content
      * in one commit, so searchers see the old index until the new one is complete, never a partial one.
-     * A failure before the swap leaves the old index answering.
+     * A failure before the swap leaves the old index answering. With {@code reembed} and pgvector, the
+     * new vectors also replace the {@code knowledge_chunk} embeddings, written aside and swapped in one
+     * transaction ({@link KnowledgeRepository#swapEmbeddings}) before the Lucene swap.
      */
     public int reindex(boolean reembed, IngestProgress progress) {
         List<StoredChunk> chunks = repository.allChunks();
@@ -199,6 +201,11 @@ public class IngestionService {
                     c.validFrom(), c.validUntil(), c.ordinal(), c.heading(), c.content(), e));
             }
             progress.update("index-rebuild", "embed", Math.min(chunks.size(), from + EMBED_BATCH), chunks.size());
+        }
+        if (reembed) {
+            progress.update("index-rebuild", "swap-vectors", chunks.size(), chunks.size());
+            int swapped = repository.swapEmbeddings(ready);
+            log.info("reindex: {} pgvector rows re-embedded", swapped);
         }
         index.replaceAll(ready);
         return ready.size();

@@ -153,6 +153,51 @@ public class KnowledgeRepository {
         return out;
     }
 
+    /**
+     * Re-embedded vectors in, atomically: they are first written aside to {@code knowledge_chunk_embedding_next}
+     * (committed as they go, nothing a query reads), then one UPDATE in one transaction moves them into
+     * {@code knowledge_chunk.embedding}. Queries see the old vectors until the commit and the new ones
+     * after it, and never wait (no DDL, no table lock). A chunk replaced or deleted meanwhile (its content
+     * changed, its document re-ingested) is left as ingestion wrote it. The side rows are removed whether
+     * or not the swap succeeds; a failure leaves every old vector in place.
+     *
+     * @return how many chunk rows took a new vector (0 where there is no pgvector column)
+     */
+    public int swapEmbeddings(List<StoredChunk> chunks) {
+        if (!hasVectorColumn() || chunks.isEmpty()) {
+            return 0;
+        }
+        java.util.UUID run = java.util.UUID.randomUUID();
+        try {
+            jdbc.batchUpdate("""
+                INSERT INTO knowledge_chunk_embedding_next (run_id, external_id, ordinal, content_md5, embedding)
+                VALUES (?, ?, ?, ?, ?::vector)""", chunks, 500, (PreparedStatement ps, StoredChunk c) -> {
+                ps.setObject(1, run);
+                ps.setString(2, c.documentId());
+                ps.setInt(3, c.ordinal());
+                ps.setString(4, md5(c.content()));
+                ps.setString(5, Vectors.toPgLiteral(c.embedding()));
+            });
+            Integer swapped = tx.execute(status -> jdbc.update("""
+                UPDATE knowledge_chunk c SET embedding = n.embedding
+                FROM knowledge_chunk_embedding_next n JOIN knowledge_document d ON d.external_id = n.external_id
+                WHERE n.run_id = ? AND c.document_id = d.id AND c.ordinal = n.ordinal
+                  AND md5(c.content) = n.content_md5""", run));
+            return swapped == null ? 0 : swapped;
+        } finally {
+            jdbc.update("DELETE FROM knowledge_chunk_embedding_next WHERE run_id = ?", run);
+        }
+    }
+
+    private static String md5(String text) {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("MD5")
+                .digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     public int countChunks() {
         Integer n = jdbc.queryForObject("SELECT count(*) FROM knowledge_chunk", Integer.class);
         return n == null ? 0 : n;

@@ -2,6 +2,8 @@ package io.sluice.api.cache;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.api.masking.PiiMasker;
+import io.sluice.governance.degradation.DegradationControl;
+import io.sluice.governance.degradation.DegradationLevel;
 import io.sluice.knowledge.embedding.Embedder;
 import io.sluice.knowledge.faq.FaqIndex;
 
@@ -11,12 +13,13 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.simple.JdbcClient;
 
 import tools.jackson.databind.ObjectMapper;
 
 /** Registers the semantic cache; the chat pipeline's cache step picks up any {@code SemanticCache} bean. */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties(CacheProperties.class)
+@EnableConfigurationProperties({CacheProperties.class, CacheRebuildProperties.class})
 public class CacheConfiguration {
 
     @Bean
@@ -27,5 +30,18 @@ public class CacheConfiguration {
             FaqIndex index = faq.getIfAvailable();
             return index == null ? 0 : index.version();
         }, new TurnEligibility(masker, properties.maxChars()), new HitVerifier(), meters);
+    }
+
+    /** Maintenance of the cache for batch-jobs' semantic-cache-rebuild job; warms the route of level L0. */
+    @Bean
+    @ConditionalOnProperty(name = "sluice.chat.cache.enabled", havingValue = "true", matchIfMissing = true)
+    CacheRebuild cacheRebuild(RedisSemanticCache cache, JdbcClient jdbc, ObjectMapper json, PiiMasker masker,
+            CacheProperties properties, CacheRebuildProperties rebuild, ObjectProvider<DegradationControl> degradation,
+            MeterRegistry meters) {
+        return new CacheRebuild(cache, jdbc, json, masker, new TurnEligibility(masker, properties.maxChars()), rebuild,
+            () -> {
+                DegradationControl control = degradation.getIfAvailable();
+                return control == null ? "default" : control.knobs(DegradationLevel.L0).modelRoute();
+            }, meters);
     }
 }

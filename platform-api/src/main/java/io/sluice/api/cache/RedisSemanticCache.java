@@ -93,6 +93,15 @@ public final class RedisSemanticCache implements SemanticCache {
         return n
         """;
 
+    // KEYS: x, e, o, v; ARGV: id, hash
+    private static final String DROP = """
+        if redis.call('HDEL', KEYS[2], ARGV[1]) == 0 then return 0 end
+        redis.call('ZREM', KEYS[3], ARGV[1])
+        if redis.call('HGET', KEYS[1], ARGV[2]) == ARGV[1] then redis.call('HDEL', KEYS[1], ARGV[2]) end
+        redis.call('INCR', KEYS[4])
+        return 1
+        """;
+
     private static final String RELEASE = """
         if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
         return 0
@@ -141,8 +150,12 @@ public final class RedisSemanticCache implements SemanticCache {
 
     /** The key space of a request: client × route × prompt version × knowledge version. */
     String space(ChatContext ctx) {
-        String route = ctx.knobs() == null ? "default" : ctx.knobs().modelRoute();
-        return properties.keyPrefix() + "s:" + QuestionText.hash(ctx.client().id() + "|" + route + "|"
+        return space(ctx.client().id(), ctx.knobs() == null ? "default" : ctx.knobs().modelRoute());
+    }
+
+    /** The key space of a client's questions on a model route, at the current prompt and knowledge versions. */
+    String space(long clientId, String route) {
+        return properties.keyPrefix() + "s:" + QuestionText.hash(clientId + "|" + route + "|"
             + properties.promptVersion() + "|" + knowledgeVersion.getAsLong());
     }
 
@@ -335,23 +348,68 @@ public final class RedisSemanticCache implements SemanticCache {
     }
 
     private Hit store(ChatContext ctx) {
-        String space = space(ctx);
-        String normalized = QuestionText.normalize(ctx.message());
+        put(space(ctx), ctx.message(), ctx.answer(), System.currentTimeMillis());
+        return new Hit(ctx.answer(), 1.0);
+    }
+
+    /**
+     * Warms a key space with an answer given earlier ({@code answeredAt}, epoch ms): served until
+     * {@code answeredAt + ttl}, like an answer cached when it was given. Does nothing (false) when the
+     * space already holds an entry for this question, or the answer is already past its time to live.
+     */
+    boolean warm(String space, String question, Answer answer, long answeredAt) {
+        if (answeredAt + properties.ttl().toMillis() <= System.currentTimeMillis()) {
+            return false;
+        }
+        Object existing = l1(space, QuestionText.hash(QuestionText.normalize(question))).get(0);
+        if (existing instanceof String text && !text.isEmpty()) {
+            return false;
+        }
+        put(space, question, answer, answeredAt);
+        return true;
+    }
+
+    private void put(String space, String question, Answer answer, long createdAt) {
+        String normalized = QuestionText.normalize(question);
         String hash = QuestionText.hash(normalized);
-        Answer answer = ctx.answer();
-        float[] vector = embedder.embed(ctx.message());
+        float[] vector = embedder.embed(question);
         List<String> sourceIds = answer.sources().stream().map(RedisSemanticCache::sourceId).distinct().toList();
         long now = System.currentTimeMillis();
         String id = UUID.randomUUID().toString();
-        CacheEntry entry = new CacheEntry(id, ctx.message(), normalized, answer.text(), answer.tier().name(),
-            answer.sources(), sourceIds, CacheEntry.encode(vector), now, now + properties.ttl().toMillis());
+        CacheEntry entry = new CacheEntry(id, question, normalized, answer.text(), answer.tier().name(),
+            answer.sources(), sourceIds, CacheEntry.encode(vector), createdAt, createdAt + properties.ttl().toMillis());
         List<Object> keys = new ArrayList<>(List.of(space + ":x", space + ":e", space + ":o", space + ":v"));
         sourceIds.forEach(s -> keys.add(sourceKey(s)));
         redisson.getScript(StringCodec.INSTANCE).eval(RScript.Mode.READ_WRITE, STORE, RScript.ReturnType.INTEGER, keys,
             hash, id, json.writeValueAsString(entry), Long.toString(now), Integer.toString(properties.maxEntries()),
             Long.toString(properties.ttl().toMillis()), space + "|" + id + "|" + hash);
         stores.increment();
-        return new Hit(answer, 1.0);
+    }
+
+    /** Every key space in Redis (all clients, routes and versions), for maintenance. */
+    List<String> spaces() {
+        List<String> spaces = new ArrayList<>();
+        redisson.getKeys().getKeysStreamByPattern(properties.keyPrefix() + "s:*:e", 500)
+            .forEach(key -> spaces.add(key.substring(0, key.length() - 2)));
+        return spaces;
+    }
+
+    /** The entries of a key space (expired ones included). */
+    List<CacheEntry> entries(String space) {
+        Map<String, String> all = redisson.<String, String>getMap(space + ":e", StringCodec.INSTANCE).readAllMap();
+        List<CacheEntry> entries = new ArrayList<>(all.size());
+        for (String text : all.values()) {
+            entries.add(json.readValue(text, CacheEntry.class));
+        }
+        return entries;
+    }
+
+    /** Drops one entry from its key space on all instances (mirrors reload); false when it was gone already. */
+    boolean drop(String space, CacheEntry entry) {
+        Number n = redisson.getScript(StringCodec.INSTANCE).eval(RScript.Mode.READ_WRITE, DROP,
+            RScript.ReturnType.INTEGER, List.of(space + ":x", space + ":e", space + ":o", space + ":v"),
+            entry.id(), QuestionText.hash(entry.normalized()));
+        return n.longValue() > 0;
     }
 
     /** The id under which a source is indexed: {@code kind:id}, e.g. {@code faq:12}. */

@@ -6,6 +6,7 @@ import java.util.Deque;
 import java.util.Optional;
 
 import io.sluice.batch.queue.ClaimedItem;
+import io.sluice.batch.queue.LeaseKeeper;
 import io.sluice.batch.queue.WorkQueue;
 import io.sluice.governance.gateway.LlmGateway;
 
@@ -28,6 +29,8 @@ import org.springframework.beans.factory.ObjectProvider;
  * worker's lease expiring), it waits for it; otherwise it ends the step.</li>
  * <li>It ends at once, leaving the queue untouched, when no usable LLM gateway exists (exit status
  * NOOP), and when the run was asked to stop.</li>
+ * <li>While the step runs, the {@link LeaseKeeper} renews the leases of everything the owner holds, so an
+ * item that takes longer than one lease is not taken by another worker while this one is alive.</li>
  * <li>{@link #close()} gives back whatever the owner still holds (a failed chunk, unread claims), so a
  * restart continues from the last committed chunk without waiting for leases to expire. The number
  * of items taken is kept in the step's execution context and continues across restarts.</li>
@@ -43,6 +46,7 @@ public class DrainItemReader implements ItemStreamReader<ClaimedItem>, StepExecu
     private static final java.util.concurrent.atomic.AtomicBoolean WARNED_IDLE = new java.util.concurrent.atomic.AtomicBoolean();
 
     private final WorkQueue queue;
+    private final LeaseKeeper leases;
     private final ObjectProvider<LlmGateway> gateway;
     private final String queueName;
     private final long maxItems;
@@ -55,13 +59,15 @@ public class DrainItemReader implements ItemStreamReader<ClaimedItem>, StepExecu
     private final Deque<ClaimedItem> buffer = new ArrayDeque<>();
     private StepExecution stepExecution;
     private String owner;
+    private LeaseKeeper.Hold hold;
     private long taken;
     private int readsThisChunk;
     private boolean idle;
 
-    public DrainItemReader(WorkQueue queue, ObjectProvider<LlmGateway> gateway, String queueName, long maxItems,
+    public DrainItemReader(WorkQueue queue, LeaseKeeper leases, ObjectProvider<LlmGateway> gateway, String queueName, long maxItems,
             int chunkSize, Duration lease, Duration linger, Duration pollInterval, String workerId) {
         this.queue = queue;
+        this.leases = leases;
         this.gateway = gateway;
         this.queueName = queueName;
         this.maxItems = maxItems;
@@ -86,6 +92,9 @@ public class DrainItemReader implements ItemStreamReader<ClaimedItem>, StepExecu
         readsThisChunk = 0;
         long executionId = stepExecution != null ? stepExecution.getJobExecutionId() : System.nanoTime();
         owner = workerId + "/exec-" + executionId;
+        if (leases != null && hold == null) {
+            hold = leases.hold(owner, lease);
+        }
         LlmGateway llm = gateway.getIfAvailable();
         idle = llm == null || !llm.available();
         if (idle && !WARNED_IDLE.getAndSet(true)) {
@@ -149,6 +158,10 @@ public class DrainItemReader implements ItemStreamReader<ClaimedItem>, StepExecu
     @Override
     public void close() {
         buffer.clear();
+        if (hold != null) {
+            hold.close();
+            hold = null;
+        }
         if (owner != null) {
             int released = queue.releaseAll(owner);
             if (released > 0) {

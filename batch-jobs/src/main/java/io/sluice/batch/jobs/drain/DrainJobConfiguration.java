@@ -2,6 +2,7 @@ package io.sluice.batch.jobs.drain;
 
 import io.sluice.batch.SluiceBatchProperties;
 import io.sluice.batch.queue.ClaimedItem;
+import io.sluice.batch.queue.LeaseKeeper;
 import io.sluice.batch.queue.WorkQueue;
 import io.sluice.batch.yield.BatchLaneThrottle;
 import io.sluice.governance.gateway.LlmGateway;
@@ -77,11 +78,12 @@ public class DrainJobConfiguration {
     /** No inferred destroy method: only the step closes the reader (closing gives back its items). */
     @Bean(destroyMethod = "")
     @StepScope
-    DrainItemReader drainItemReader(WorkQueue queue, ObjectProvider<LlmGateway> gateway, SluiceBatchProperties properties,
+    DrainItemReader drainItemReader(WorkQueue queue, LeaseKeeper leases, ObjectProvider<LlmGateway> gateway,
+            SluiceBatchProperties properties,
             @Value("#{jobParameters['queue']}") String queueName,
             @Value("#{jobParameters['maxItems']}") Long maxItems) {
         SluiceBatchProperties.Drain drain = properties.drain();
-        return new DrainItemReader(queue, gateway, queueName == null ? WorkQueue.DEFAULT_QUEUE : queueName,
+        return new DrainItemReader(queue, leases, gateway, queueName == null ? WorkQueue.DEFAULT_QUEUE : queueName,
             maxItems == null ? 0 : maxItems, drain.chunkSize(), properties.queue().lease(), drain.linger(),
             drain.pollInterval(), properties.workerId());
     }
