@@ -57,16 +57,9 @@ class SemanticCacheRebuildJobTest {
 
     @DynamicPropertySource
     static void services(DynamicPropertyRegistry registry) {
-        registry.add("sluice.db.url", TestServices::databaseUrl);
-        registry.add("sluice.redis.url", TestServices::redisUrl);
-        registry.add("sluice.data-dir", () -> System.getProperty("java.io.tmpdir") + "/sluice-test-" + RUN);
+        TestServices.isolated(registry, RUN);
         registry.add("sluice.llm.base-url", MOCK::baseUrl);
-        registry.add("sluice.gateway.key-prefix", () -> "test:" + RUN + ":gw:");
-        registry.add("sluice.degradation.key-prefix", () -> "test:" + RUN + ":degradation:");
         registry.add("sluice.degradation.auto", () -> "false");
-        registry.add("sluice.ingress.rate.user.key-prefix", () -> "test:" + RUN + ":bucket:");
-        registry.add("sluice.chat.session.key-prefix", () -> "test:" + RUN + ":session:");
-        registry.add("sluice.chat.cache.key-prefix", () -> "test:" + RUN + ":cache:");
         registry.add("sluice.batch.jobs.semantic-cache-rebuild.enabled", () -> "false"); // launched by the test only
     }
 
