@@ -73,6 +73,7 @@ class ChatTiersEndToEndTest {
         registry.add("sluice.permits.key-prefix", () -> "test:" + RUN + ":permits:");
         registry.add("sluice.permits.lanes.interactive.permits", () -> PERMITS);
         registry.add("sluice.chat.admission.capacity", () -> PERMITS);
+        registry.add("sluice.chat.admission.cluster.key-prefix", () -> "test:" + RUN + ":admission:");
         registry.add("sluice.degradation.key-prefix", () -> "test:" + RUN + ":degradation:");
         registry.add("sluice.ingress.rate.user.key-prefix", () -> "test:" + RUN + ":bucket:");
         registry.add("sluice.chat.session.key-prefix", () -> "test:" + RUN + ":session:");
