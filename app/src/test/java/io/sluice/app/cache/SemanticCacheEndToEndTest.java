@@ -1,14 +1,17 @@
 package io.sluice.app.cache;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.UUID;
 
 import io.sluice.api.auth.ApiKeys;
 import io.sluice.api.auth.ClientTier;
 import io.sluice.app.support.Http;
 import io.sluice.app.support.TestServices;
+import io.sluice.knowledge.sample.KnowledgeBootstrap;
 import io.sluice.mock.MockProvider;
 
 import org.junit.jupiter.api.AfterAll;
@@ -53,6 +56,9 @@ class SemanticCacheEndToEndTest {
     @Autowired
     ObjectMapper json;
 
+    @Autowired
+    KnowledgeBootstrap bootstrap;
+
     JsonNode ask(Http http, String message) {
         HttpResponse<String> response = http.postJson("/api/v1/chat",
             "{\"userId\":\"u-" + UUID.randomUUID() + "\",\"message\":\"" + message + "\"}");
@@ -62,6 +68,8 @@ class SemanticCacheEndToEndTest {
 
     @Test
     void aRepeatedQuestionIsServedFromTheCacheWithoutCallingTheProviderAndADifferentOneIsNot() {
+        // the first answer must be made by the LLM: not while the local index is still being rebuilt
+        await().atMost(Duration.ofMinutes(3)).until(() -> "ready".equals(bootstrap.status()));
         Http http = new Http(port, apiKeys.create("cache-" + UUID.randomUUID(), ClientTier.VIP).key());
 
         ask(http, "how do I change my delivery address"); // a fresh context's first answer is cold (model, index, JIT)

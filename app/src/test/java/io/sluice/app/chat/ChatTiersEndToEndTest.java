@@ -301,6 +301,33 @@ class ChatTiersEndToEndTest {
     }
 
     @Test
+    void aStreamTheProviderCutsAfterItsFirstTokensEndsWithAStreamBrokenErrorAndNoDone() throws Exception {
+        degradation.pin(DegradationLevel.L0, "tiers-test", "stream at F4");
+        warmUpStreaming();
+        MOCK.scenario(Scenario.healthy().withCompletionTokens(8).withInterTokenDelay(10).withCutStreamAfter(3));
+        MOCK.reset();
+
+        HttpResponse<String> response = SSE.send(streamRequest(chat(REFUND)), HttpResponse.BodyHandlers.ofString());
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        List<String> events = events(response.body());
+        assertThat(events).as(response.body()).startsWith("meta", "token").endsWith("error").doesNotContain("done");
+        assertThat(events.subList(1, events.size() - 1)).as("tokens the customer already saw").containsOnly("token");
+        assertThat(response.body()).contains("tok0", "tok2").doesNotContain("tok3");
+        JsonNode error = json.readTree(lastData(response.body()));
+        assertThat(error.path("status").asInt()).isEqualTo(502);
+        assertThat(error.path("type").asText()).isEqualTo("stream-broken");
+        assertThat(MOCK.counters().cut()).isEqualTo(1);
+        await().atMost(Duration.ofSeconds(10)).until(() -> permits.inUse("interactive") == 0);
+    }
+
+    /** The data line of the last event of an SSE body. */
+    static String lastData(String body) {
+        List<String> data = body.lines().filter(line -> line.startsWith("data:")).toList();
+        return data.get(data.size() - 1).substring(5);
+    }
+
+    @Test
     void clientsThatDisconnectMidStreamFreeTheirGatewayPermits() throws Exception {
         degradation.pin(DegradationLevel.L0, "tiers-test", "long streams");
         MOCK.scenario(Scenario.healthy().withCompletionTokens(200).withInterTokenDelay(100));

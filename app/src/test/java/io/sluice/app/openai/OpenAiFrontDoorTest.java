@@ -2,7 +2,9 @@ package io.sluice.app.openai;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -12,6 +14,7 @@ import com.openai.client.okhttp.OpenAIOkHttpClient;
 import com.openai.core.http.HttpResponseFor;
 import com.openai.core.http.StreamResponse;
 import com.openai.errors.NotFoundException;
+import com.openai.errors.SseException;
 import com.openai.errors.UnauthorizedException;
 import com.openai.models.chat.completions.ChatCompletion;
 import com.openai.models.chat.completions.ChatCompletionChunk;
@@ -23,7 +26,9 @@ import io.sluice.api.auth.ClientTier;
 import io.sluice.app.support.TestServices;
 import io.sluice.governance.degradation.DegradationControl;
 import io.sluice.governance.degradation.DegradationLevel;
+import io.sluice.governance.permit.ClusterPermits;
 import io.sluice.mock.MockProvider;
+import io.sluice.mock.Scenario;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -67,6 +72,9 @@ class OpenAiFrontDoorTest {
     @Autowired
     DegradationControl degradation;
 
+    @Autowired
+    ClusterPermits permits;
+
     OpenAIClient openai;
 
     @BeforeEach
@@ -79,6 +87,7 @@ class OpenAiFrontDoorTest {
     @AfterEach
     void close() {
         degradation.unpin("test");
+        MOCK.scenario(Scenario.healthy());
         openai.close();
     }
 
@@ -124,6 +133,29 @@ class OpenAiFrontDoorTest {
         assertThat(text.toString()).isNotBlank();
         assertThat(chunks.get(chunks.size() - 1).choices().get(0).finishReason()).isPresent()
             .get().hasToString("stop");
+    }
+
+    @Test
+    void aStreamTheProviderCutsMidwayEndsWithAnOpenAiErrorTheSdkRaisesNotWithStop() {
+        degradation.pin(DegradationLevel.L0, "test", "stream at F4");
+        MOCK.scenario(Scenario.healthy().withCompletionTokens(8).withInterTokenDelay(10).withCutStreamAfter(3));
+        long cut = MOCK.counters().cut();
+        List<ChatCompletionChunk> chunks = new ArrayList<>();
+
+        assertThatThrownBy(() -> {
+            try (StreamResponse<ChatCompletionChunk> stream = openai.chat().completions()
+                    .createStreaming(ask("primary", "退款多久到账？"))) {
+                stream.stream().forEach(chunks::add);
+            }
+        }).isInstanceOf(SseException.class).hasMessageContaining("stream broke");
+
+        StringBuilder text = new StringBuilder();
+        chunks.forEach(c -> c.choices().forEach(choice -> choice.delta().content().ifPresent(text::append)));
+        assertThat(text.toString()).as("the tokens sent before the cut").contains("tok0", "tok2").doesNotContain("tok3");
+        assertThat(chunks).as("no chunk claims the answer finished")
+            .allSatisfy(c -> assertThat(c.choices().get(0).finishReason()).isEmpty());
+        assertThat(MOCK.counters().cut()).isEqualTo(cut + 1);
+        await().atMost(Duration.ofSeconds(10)).until(() -> permits.inUse("interactive") == 0);
     }
 
     @Test

@@ -26,6 +26,7 @@ public final class TestServices {
         registry.add("sluice.ingress.rate.user.key-prefix", () -> "test:" + run + ":bucket:");
         registry.add("sluice.chat.session.key-prefix", () -> "test:" + run + ":session:");
         registry.add("sluice.chat.cache.key-prefix", () -> "test:" + run + ":cache:");
+        registry.add("sluice.chat.admission.cluster.key-prefix", () -> "test:" + run + ":admission:");
     }
 
     public static String databaseUrl() {

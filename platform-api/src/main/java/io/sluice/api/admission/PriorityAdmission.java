@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 
@@ -35,8 +36,14 @@ import io.sluice.api.intent.Priority;
  *
  * <p><b>ETA.</b> {@code (position + 1) × serviceTime / capacity}, the service time smoothed
  * exponentially over completed requests.
+ *
+ * <p><b>Across instances.</b> With a {@link ClusterOrder} other than {@link ClusterOrder#LOCAL}, a slot
+ * is only given when the cluster agrees (no more urgent waiter on another instance that could take it):
+ * freed slots are then handed out by a small pump thread that asks again every
+ * {@link ClusterOrder#pollInterval()} while there are waiters. Which local waiter goes is still decided
+ * here. Without Redis the cluster always agrees, which is exactly the local order.
  */
-public class PriorityAdmission {
+public class PriorityAdmission implements AutoCloseable {
 
     /** Told once when a request has to queue (SSE sends it as a {@code queued} event). */
     @FunctionalInterface
@@ -97,12 +104,14 @@ public class PriorityAdmission {
         final Priority priority;
         final long virtualDeadline;
         final long seq;
+        final long clusterScore;
         final CompletableFuture<Boolean> granted = new CompletableFuture<>();
 
-        Waiter(Priority priority, long virtualDeadline, long seq) {
+        Waiter(Priority priority, long virtualDeadline, long seq, long clusterScore) {
             this.priority = priority;
             this.virtualDeadline = virtualDeadline;
             this.seq = seq;
+            this.clusterScore = clusterScore;
         }
 
         boolean before(Waiter other) {
@@ -114,6 +123,13 @@ public class PriorityAdmission {
     private final AdmissionProperties properties;
     private final LongSupplier clock;
     private final ReentrantLock lock = new ReentrantLock();
+    private final Condition wake = lock.newCondition();
+    // cluster decisions of this instance one at a time, so the in-flight count it publishes is never
+    // lower than the truth (only releases, which lower it, can happen in between)
+    private final ReentrantLock decisions = new ReentrantLock();
+    private final ClusterOrder cluster;
+    private final Thread pump;
+    private volatile boolean running = true;
     private final PriorityQueue<Waiter> queue = new PriorityQueue<>((a, b) -> a.before(b) ? -1 : b.before(a) ? 1 : 0);
     private final Map<Priority, Integer> waiting = new EnumMap<>(Priority.class);
     private final Map<Priority, Integer> inFlightByClass = new EnumMap<>(Priority.class);
@@ -128,13 +144,30 @@ public class PriorityAdmission {
 
     /** With a clock in nanoseconds (tests use a fake one to check aging). */
     public PriorityAdmission(AdmissionProperties properties, LongSupplier clock) {
+        this(properties, clock, ClusterOrder.LOCAL);
+    }
+
+    /** Ordered with the other instances through {@code cluster}. */
+    public PriorityAdmission(AdmissionProperties properties, ClusterOrder cluster) {
+        this(properties, System::nanoTime, cluster);
+    }
+
+    public PriorityAdmission(AdmissionProperties properties, LongSupplier clock, ClusterOrder cluster) {
         this.properties = properties;
         this.clock = clock;
+        this.cluster = cluster;
         this.serviceNanos = properties.initialServiceTime().toNanos();
         for (Priority priority : Priority.values()) {
             waiting.put(priority, 0);
             inFlightByClass.put(priority, 0);
             reserved.put(priority, (int) Math.floor(properties.minShare().get(priority) * properties.capacity()));
+        }
+        if (cluster.local()) {
+            pump = null;
+        } else {
+            pump = new Thread(this::pumpLoop, "sluice-admission-pump");
+            pump.setDaemon(true);
+            pump.start();
         }
     }
 
@@ -145,17 +178,55 @@ public class PriorityAdmission {
 
     public Ticket admit(Priority priority, boolean vip, Duration maxWait, QueueListener listener) {
         long arrival = clock.getAsLong();
+        long offsetNanos = (long) (properties.weight(priority, vip) * properties.agingQuantum().toNanos());
         Waiter waiter;
         int position;
         long etaMs;
+        long id = -1;
+        long clusterScore = ClusterOrder.UNKNOWN;
+        Declined declined = null;
+        if (!cluster.local()) {
+            decisions.lock();
+            try {
+                boolean room;
+                int inFlightNow;
+                lock.lock();
+                try {
+                    id = seq++;
+                    room = queue.isEmpty() && inFlight < properties.capacity();
+                    inFlightNow = inFlight;
+                } finally {
+                    lock.unlock();
+                }
+                // one Redis round trip: admitted at once if no more urgent waiter elsewhere could take the
+                // cluster's free slot, else announced to the cluster with its virtual deadline
+                ClusterOrder.Arrival arrived = cluster.arrive(Long.toString(id), offsetNanos / 1_000_000,
+                    maxWait.toMillis(), inFlightNow, room);
+                if (arrived.admitted()) {
+                    lock.lock();
+                    try {
+                        grant(priority);
+                    } finally {
+                        lock.unlock();
+                    }
+                    return new Admitted(priority, elapsedMs(arrival));
+                }
+                clusterScore = arrived.score();
+            } finally {
+                decisions.unlock();
+            }
+        }
         lock.lock();
         try {
-            if (queue.isEmpty() && inFlight < properties.capacity()) {
-                grant(priority);
-                return new Admitted(priority, 0);
+            if (cluster.local()) {
+                if (queue.isEmpty() && inFlight < properties.capacity()) {
+                    grant(priority);
+                    return new Admitted(priority, 0);
+                }
+                id = seq++;
             }
-            long vd = arrival + (long) (properties.weight(priority, vip) * properties.agingQuantum().toNanos());
-            waiter = new Waiter(priority, vd, seq++);
+            long vd = arrival + offsetNanos;
+            waiter = new Waiter(priority, vd, id, clusterScore);
             position = 0;
             int sameClassAhead = 0;
             for (Waiter other : queue) {
@@ -172,12 +243,22 @@ public class PriorityAdmission {
                 etaMs = Math.min(etaMs, eta(sameClassAhead, reserved.get(priority)));
             }
             if (etaMs > maxWait.toMillis()) {
-                return new Declined(Reason.WOULD_MISS_DEADLINE, etaMs, 0);
+                declined = new Declined(Reason.WOULD_MISS_DEADLINE, etaMs, 0);
+            } else {
+                queue.add(waiter);
+                waiting.merge(priority, 1, Integer::sum);
+                if (pump != null) {
+                    wake.signalAll();
+                }
             }
-            queue.add(waiter);
-            waiting.merge(priority, 1, Integer::sum);
         } finally {
             lock.unlock();
+        }
+        if (declined != null) {
+            if (clusterScore != ClusterOrder.UNKNOWN) {
+                forget(id);
+            }
+            return declined;
         }
         listener.queued(position + 1, etaMs);
         try {
@@ -196,14 +277,21 @@ public class PriorityAdmission {
 
     /** Leaves the queue; if a slot was granted meanwhile, the request keeps it (or gives it back if interrupted). */
     private Ticket leave(Waiter waiter, long arrival, Reason reason) {
+        boolean removed;
         lock.lock();
         try {
-            if (queue.remove(waiter)) {
+            removed = queue.remove(waiter);
+            if (removed) {
                 waiting.merge(waiter.priority, -1, Integer::sum);
-                return new Declined(reason, 0, elapsedMs(arrival));
             }
         } finally {
             lock.unlock();
+        }
+        if (removed) {
+            if (waiter.clusterScore != ClusterOrder.UNKNOWN) {
+                forget(waiter.seq);
+            }
+            return new Declined(reason, 0, elapsedMs(arrival));
         }
         Admitted admitted = new Admitted(waiter.priority, elapsedMs(arrival));
         if (reason == Reason.INTERRUPTED) {
@@ -219,6 +307,10 @@ public class PriorityAdmission {
             serviceNanos = serviceNanos + properties.smoothing() * (serviceTimeNanos - serviceNanos);
             inFlight--;
             inFlightByClass.merge(priority, -1, Integer::sum);
+            if (pump != null) {
+                wake.signalAll();                 // the pump asks the cluster before giving the slot away
+                return;
+            }
             while (inFlight < properties.capacity() && !queue.isEmpty()) {
                 Waiter next = nextWaiter();
                 queue.remove(next);
@@ -247,6 +339,120 @@ public class PriorityAdmission {
             }
         }
         return head;
+    }
+
+    /** Tells the cluster a waiter left (never under the lock: it is a Redis round trip). */
+    private void forget(long id) {
+        cluster.leave(Long.toString(id));
+    }
+
+    // --- the cluster pump ----------------------------------------------------------------------
+
+    private void pumpLoop() {
+        long beatNanos = 0;
+        int published = -1;
+        while (running) {
+            try {
+                boolean waiters;
+                int inFlightNow;
+                lock.lock();
+                try {
+                    // with waiters, ask the cluster again every poll interval; idle, wake for releases and beats
+                    wake.await(queue.isEmpty() ? cluster.beatInterval().toNanos() : cluster.pollInterval().toNanos(),
+                        TimeUnit.NANOSECONDS);
+                    waiters = !queue.isEmpty();
+                    inFlightNow = inFlight;
+                } finally {
+                    lock.unlock();
+                }
+                if (waiters) {
+                    pumpOnce();
+                    published = -1;
+                } else if (inFlightNow != published || System.nanoTime() - beatNanos >= cluster.beatInterval().toNanos()) {
+                    // a freed slot is published at once, so other instances can use it at their next poll
+                    published = beat();
+                    beatNanos = System.nanoTime();
+                }
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                // never let the pump die: a failed round is retried at the next poll
+            }
+        }
+    }
+
+    private int beat() {
+        decisions.lock();
+        try {
+            int inFlightNow = inFlight();
+            cluster.beat(inFlightNow);
+            return inFlightNow;
+        } finally {
+            decisions.unlock();
+        }
+    }
+
+    /** Gives free local slots to local waiters while the cluster agrees. */
+    private void pumpOnce() {
+        while (running && pumpOne()) {
+            // again: there may be more room
+        }
+    }
+
+    private boolean pumpOne() {
+        decisions.lock();
+        try {
+            Waiter next;
+            long minScore = Long.MAX_VALUE;
+            int inFlightNow;
+            lock.lock();
+            try {
+                if (queue.isEmpty() || inFlight >= properties.capacity()) {
+                    inFlightNow = inFlight;
+                    next = null;
+                } else {
+                    next = nextWaiter();
+                    for (Waiter w : queue) {
+                        if (w.clusterScore != ClusterOrder.UNKNOWN) {
+                            minScore = Math.min(minScore, w.clusterScore);
+                        }
+                    }
+                    inFlightNow = inFlight;
+                }
+            } finally {
+                lock.unlock();
+            }
+            if (next == null) {
+                cluster.beat(inFlightNow);
+                return false;
+            }
+            if (!cluster.tryGrant(Long.toString(next.seq), minScore == Long.MAX_VALUE ? ClusterOrder.UNKNOWN : minScore,
+                    inFlightNow)) {
+                return false;
+            }
+            lock.lock();
+            try {
+                if (queue.remove(next)) {
+                    waiting.merge(next.priority, -1, Integer::sum);
+                    grant(next.priority);
+                    next.granted.complete(Boolean.TRUE);
+                }                                   // else it left meanwhile: the next beat corrects the count
+            } finally {
+                lock.unlock();
+            }
+            return true;
+        } finally {
+            decisions.unlock();
+        }
+    }
+
+    /** Stops the cluster pump (waiters still waiting time out as usual). */
+    @Override
+    public void close() {
+        running = false;
+        if (pump != null) {
+            pump.interrupt();
+        }
     }
 
     private void grant(Priority priority) {

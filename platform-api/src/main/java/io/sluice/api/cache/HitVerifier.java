@@ -71,6 +71,10 @@ public final class HitVerifier {
         c("delete", "删除", "删掉", "delete", "remove");
         c("add", "绑定", "添加", "add", "link", "bind");
         c("unbind", "解绑", "unbind", "unlink");
+        c("restore", "恢复", "还原", "restore", "reinstate", "reactivate", "undo");
+        // "没收到" is not counted as a negation (it names the problem, see NOT_NEGATIONS), but "received,
+        // now what" and "never received" still need different answers: the problem is a concept of its own
+        c("not_arrived", "没收到", "没有收到", "未收到", "收不到", "没拿到", "没到", "未到", "不到账");
         // question kinds
         c("q_time", "多久", "多长时间", "几天", "什么时候", "何时", "几个工作日", "how long", "when", "how many days",
             "how soon");
@@ -93,7 +97,10 @@ public final class HitVerifier {
     private static final Pattern EN_NEGATION = Pattern.compile(
         "\\b(not|no|never|without|fail|failed|failing|cannot|can't|cant|don't|dont|didn't|didnt|doesn't|doesnt|isn't|isnt|won't|wont|"
             + "haven't|havent|hasn't|hasnt|wasn't|wasnt|aren't|arent|nothing|none)\\b");
-    // "not received" style phrases count as the same as "没收到" on both sides: they name the problem
+    // English un- on an adjective or participle negates it ("unopened", "unused", "unpaid"); on a verb
+    // it is an action of its own ("unlock", "unsubscribe", "unbind"), and some words only start with "un"
+    private static final Pattern EN_UN_NEGATION = Pattern.compile(
+        "\\bun(?!lock|link|bind|bound|subscrib|install|block|freez|do|der|it|ion|less|til)[a-z]{2,}(?:ed|en)\\b|\\bunpaid\\b");
     private static final Pattern ARABIC = Pattern.compile("\\d+(?:\\.\\d+)?");
     private static final Pattern CN_NUMBER = Pattern.compile("[零一二两三四五六七八九十百千万]+(?=[天个件次号元块年月日周星小分岁折期倍%])");
     // a number's time unit is part of it: "一天" ≠ "一周", "3 days" ≠ "3 weeks"
@@ -222,7 +229,7 @@ public final class HitVerifier {
                 return true;
             }
         }
-        return EN_NEGATION.matcher(cleaned).find();
+        return EN_NEGATION.matcher(cleaned).find() || EN_UN_NEGATION.matcher(cleaned).find();
     }
 
     static Set<String> concepts(String text) {

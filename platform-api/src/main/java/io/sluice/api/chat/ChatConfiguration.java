@@ -1,10 +1,13 @@
 package io.sluice.api.chat;
 
 import java.util.List;
+import java.util.function.IntSupplier;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.api.admission.AdmissionProperties;
+import io.sluice.api.admission.ClusterAdmissionProperties;
 import io.sluice.api.admission.PriorityAdmission;
+import io.sluice.api.admission.RedisClusterOrder;
 import io.sluice.api.ingress.GlobalLimiter;
 import io.sluice.api.ingress.LoadMonitor;
 import io.sluice.api.ingress.UserTokenBucket;
@@ -15,6 +18,7 @@ import io.sluice.api.masking.PiiMasker;
 import io.sluice.api.session.SessionProperties;
 import io.sluice.api.session.SessionStore;
 import io.sluice.governance.degradation.DegradationControl;
+import io.sluice.governance.gateway.Lane;
 import io.sluice.governance.gateway.LlmGateway;
 import io.sluice.governance.permit.ClusterPermits;
 import io.sluice.knowledge.chain.RetrievalChain;
@@ -31,7 +35,8 @@ import tools.jackson.databind.ObjectMapper;
 
 /** Wires the chat pipeline. {@link #chatPipeline} is the one place that shows the order of the steps. */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties({ChatProperties.class, AdmissionProperties.class, SessionProperties.class})
+@EnableConfigurationProperties({ChatProperties.class, AdmissionProperties.class, ClusterAdmissionProperties.class,
+    SessionProperties.class})
 public class ChatConfiguration {
 
     /**
@@ -136,9 +141,16 @@ public class ChatConfiguration {
         return new RuleIntentClassifier();
     }
 
+    /** Ordered across instances in Redis unless {@code sluice.chat.admission.cluster.enabled} is false. */
     @Bean
-    PriorityAdmission priorityAdmission(AdmissionProperties properties) {
-        return new PriorityAdmission(properties);
+    PriorityAdmission priorityAdmission(AdmissionProperties properties, ClusterAdmissionProperties cluster,
+            RedissonClient redisson, ClusterPermits permits, MeterRegistry meters) {
+        if (!cluster.enabled()) {
+            return new PriorityAdmission(properties);
+        }
+        IntSupplier capacity = cluster.capacity() > 0 ? cluster::capacity : () -> permits.size(Lane.INTERACTIVE.key());
+        return new PriorityAdmission(properties,
+            new RedisClusterOrder(redisson, cluster, capacity, properties.capacity(), meters));
     }
 
     @Bean

@@ -285,9 +285,14 @@ public class ChatCompletionsController {
                         chunk(output, id, model, Map.of("content", token.text()), null);
                         event = poll(events, Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
                     }
-                    // a stream cut midway ends with what was sent; "length" tells the SDK it is incomplete
                     boolean complete = event instanceof Event.Done done && done.outcome() instanceof LlmOutcome.Answered;
-                    chunk(output, id, model, Map.of(), complete ? "stop" : "length");
+                    if (!complete) {
+                        // tokens already went out, so the tier cannot change any more: say the answer is
+                        // broken, as OpenAI does mid-stream (an error object, no [DONE]); SDKs raise it
+                        streamError(output, event == null ? "the answer stream timed out" : "the provider's stream broke");
+                        return;
+                    }
+                    chunk(output, id, model, Map.of(), "stop");
                 }
                 output.write("data: [DONE]\n\n".getBytes(StandardCharsets.UTF_8));
                 output.flush();
@@ -306,6 +311,16 @@ public class ChatCompletionsController {
             Thread.currentThread().interrupt();
             return null;
         }
+    }
+
+    private void streamError(OutputStream output, String message) throws IOException {
+        Map<String, Object> error = new LinkedHashMap<>();
+        error.put("message", message + "; the answer is incomplete");
+        error.put("type", "server_error");
+        error.put("param", null);
+        error.put("code", "stream_broken");
+        output.write(("data: " + json.writeValueAsString(Map.of("error", error)) + "\n\n").getBytes(StandardCharsets.UTF_8));
+        output.flush();
     }
 
     private void chunk(OutputStream output, String id, String model, Map<String, Object> delta, String finish)
