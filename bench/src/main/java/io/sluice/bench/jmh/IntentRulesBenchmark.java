@@ -40,7 +40,7 @@ public class IntentRulesBenchmark {
         "en_logistics", new Case("Where is my parcel? The tracking page has not changed for days.", Intent.LOGISTICS),
         "long_mixed", new Case("您好，我上周买的咖啡机收到的时候外包装破损，机器也坏了，想申请退货退款，"
             + "但是页面一直提示登录失败，快递员说要先联系客服。Could you please help me with the return and refund "
-            + "as soon as possible? 订单号 20261130-4711，谢谢！", Intent.ORDER_PROBLEM));
+            + "as soon as possible? 订单号 20261130-4711，谢谢！", Intent.REFUND));
 
     @Param({"zh_refund", "zh_complaint", "zh_general", "en_payment", "en_logistics", "long_mixed"})
     String kind;
