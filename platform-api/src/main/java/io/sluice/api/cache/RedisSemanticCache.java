@@ -287,7 +287,12 @@ public final class RedisSemanticCache implements SemanticCache {
         try {
             while (System.nanoTime() - until < 0) {
                 result = toHit(l1(space, hash).get(0), 1.0);
-                if (result.isPresent() || !redisson.getBucket(lockKey, StringCodec.INSTANCE).isExists()) {
+                if (result.isPresent()) {
+                    break;
+                }
+                if (!redisson.getBucket(lockKey, StringCodec.INSTANCE).isExists()) {
+                    // the leader stores, then unlocks: it may have done both since the read above
+                    result = toHit(l1(space, hash).get(0), 1.0);
                     break;
                 }
                 Thread.sleep(POLL_MS);
