@@ -11,12 +11,48 @@ import java.util.regex.Pattern;
 /**
  * Keyword and pattern rules, Chinese and English, always present. Each intent scores the weights of
  * its rules that match; the highest score wins, ties go to the more urgent priority class, and no
- * match at all is {@link Intent#GENERAL}. Pure, thread-safe, a few microseconds per message.
+ * match at all is {@link Intent#GENERAL}. Pure, thread-safe; plain keywords are
+ * matched with indexOf, only real patterns with a regex (tens of microseconds per message).
  */
 public final class RuleIntentClassifier {
 
-    private record Rule(Intent intent, Pattern pattern, double weight) {
+    /** One keyword or pattern; {@link #find} returns the matched text or null. */
+    private record Rule(Intent intent, Matching matching, double weight) {
+        String find(String text) {
+            return matching.find(text);
+        }
     }
+
+    private interface Matching {
+        String find(String text);
+    }
+
+    /** Most rules are plain keywords: an indexOf is several times cheaper than a regex scan. */
+    private record Keyword(String word, boolean wholeWord) implements Matching {
+        @Override
+        public String find(String text) {
+            for (int at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1)) {
+                if (!wholeWord || boundary(text, at - 1) && boundary(text, at + word.length())) {
+                    return word;
+                }
+            }
+            return null;
+        }
+
+        private static boolean boundary(String text, int index) {
+            return index < 0 || index >= text.length() || !Character.isLetterOrDigit(text.charAt(index)) && text.charAt(index) != '_';
+        }
+    }
+
+    private record Regex(Pattern pattern) implements Matching {
+        @Override
+        public String find(String text) {
+            Matcher matcher = pattern.matcher(text);
+            return matcher.find() ? matcher.group() : null;
+        }
+    }
+
+    private static final Pattern REGEX_SYNTAX = Pattern.compile("[\\\\()\\[\\]{}|?*+.^$]");
 
     private static final List<Rule> RULES = new ArrayList<>();
 
@@ -50,8 +86,15 @@ public final class RuleIntentClassifier {
         for (String pattern : patterns) {
             boolean ascii = pattern.chars().allMatch(c -> c < 128);
             // English words need word boundaries ("pay" is not "repay"); Chinese has no spaces to rely on
-            String regex = ascii && Character.isLetter(pattern.charAt(0)) ? "\\b(?:" + pattern + ")\\b" : pattern;
-            RULES.add(new Rule(intent, Pattern.compile(regex, Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE), weight));
+            boolean wholeWord = ascii && Character.isLetter(pattern.charAt(0));
+            Matching matching;
+            if (!REGEX_SYNTAX.matcher(pattern).find()) {
+                matching = new Keyword(pattern, wholeWord);
+            } else {
+                // the text is lower-cased before matching, so no case-insensitive flag is needed
+                matching = new Regex(Pattern.compile(wholeWord ? "\\b(?:" + pattern + ")\\b" : pattern));
+            }
+            RULES.add(new Rule(intent, matching, weight));
         }
     }
 
@@ -60,10 +103,10 @@ public final class RuleIntentClassifier {
         Map<Intent, Double> scores = new EnumMap<>(Intent.class);
         Map<Intent, List<String>> evidence = new EnumMap<>(Intent.class);
         for (Rule rule : RULES) {
-            Matcher matcher = rule.pattern().matcher(text);
-            if (matcher.find()) {
+            String found = rule.find(text);
+            if (found != null) {
                 scores.merge(rule.intent(), rule.weight(), Double::sum);
-                evidence.computeIfAbsent(rule.intent(), key -> new ArrayList<>()).add(matcher.group());
+                evidence.computeIfAbsent(rule.intent(), key -> new ArrayList<>()).add(found);
             }
         }
         Intent best = Intent.GENERAL;
