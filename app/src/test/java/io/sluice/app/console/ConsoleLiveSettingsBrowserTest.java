@@ -131,8 +131,10 @@ class ConsoleLiveSettingsBrowserTest {
         // the same question from other users of the same client: the second is served from the semantic cache
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
             assertThat(chat(api, "dash-" + UUID.randomUUID(), question).get("cached").asBoolean()).isTrue());
+        // another client has its own cache key space: the same question goes to the provider, which answers 429
+        Http other = new Http(port, apiKeys.create("console-dash-429-" + RUN + "-" + operator, ClientTier.STANDARD).key());
         PROVIDER.scenario(Scenario.healthy().withRateLimited(1.0, 1));
-        chat(api, "dash-429", "发票怎么开 " + UUID.randomUUID());
+        chat(other, "dash-429", question);
         PROVIDER.scenario(Scenario.healthy().withFixedLatency(20));
 
         logIn(viewer);
