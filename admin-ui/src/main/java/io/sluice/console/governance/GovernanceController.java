@@ -91,13 +91,15 @@ class GovernanceController {
 
     @PostMapping("/console/governance/user-limits")
     String userLimits(@RequestParam Map<String, String> form, Principal actor, Model model, RedirectAttributes redirect) {
+        boolean everywhere;
         try {
-            governance.setUserLimits(actor.getName(), form);
+            everywhere = governance.setUserLimits(actor.getName(), form);
         } catch (IllegalArgumentException e) {
             model.addAttribute("limitsForm", form);
             return refused(model, "user-limits", e.getMessage());
         }
-        redirect.addFlashAttribute("notice", "Per-user limits now " + governance.userLimits() + " on every instance.");
+        redirect.addFlashAttribute(everywhere ? "notice" : "error", "Per-user limits now " + governance.userLimits()
+            + (everywhere ? " on every instance." : " on this instance only: Redis is unreachable."));
         return "redirect:/console/governance#user-limits";
     }
 

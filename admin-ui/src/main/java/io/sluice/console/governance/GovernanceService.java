@@ -159,15 +159,18 @@ public class GovernanceService {
     /**
      * Sets the per-user token bucket's limits by client tier cluster-wide.
      *
+     * @return false when Redis was unreachable and only this instance changed
      * @throws IllegalArgumentException with a message for people; nothing changes then
      */
-    public void setUserLimits(String actor, Map<String, String> form) {
+    public boolean setUserLimits(String actor, Map<String, String> form) {
         UserLimits.Limits next = new UserLimits.Limits(parseDouble(form.get("capacity"), "capacity"),
             parseDouble(form.get("refillPerSecond"), "refill per second"),
             parseDouble(form.get("vipMultiplier"), "VIP multiplier"));
         UserLimits.Limits before = userLimits.current();
-        userLimits.replace(next);
-        audit.record(actor, "ingress.user-limits", "per-user token bucket", before.toString(), next.toString());
+        boolean everywhere = userLimits.replace(next);
+        audit.record(actor, "ingress.user-limits", everywhere ? "per-user token bucket"
+            : "per-user token bucket (this instance only: Redis unreachable)", before.toString(), next.toString());
+        return everywhere;
     }
 
     public void resetUserLimits(String actor) {

@@ -543,6 +543,8 @@ class ConsoleLiveSettingsBrowserTest {
         browser.findElement(By.id("username")).sendKeys(username);
         browser.findElement(By.id("password")).sendKeys(PASSWORD);
         browser.findElement(By.cssSelector("button[type=submit]")).click();
+        // the next page load must carry the session cookie: wait for the login post to have been handled
+        await().atMost(Duration.ofSeconds(10)).until(() -> !browser.getCurrentUrl().contains("/login"));
     }
 
     private String url(String path) {

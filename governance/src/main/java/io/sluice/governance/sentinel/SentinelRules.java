@@ -47,7 +47,7 @@ public final class SentinelRules implements AutoCloseable {
     private final Map<Lane, LaneRules> configured;
     private volatile Map<Lane, LaneRules> current;
     private int listenerId = -1;
-    /** Sentinel circuit breakers that left CLOSED, by resource (read-only view for the console). */
+    /** Sentinel circuit breakers that left CLOSED, by resource#grade (a resource may have a slow and an error rule). */
     private final Map<String, CircuitBreaker.State> breakerStates = new java.util.concurrent.ConcurrentHashMap<>();
     private final String observerName = "sluice-rules-" + java.util.UUID.randomUUID();
 
@@ -59,10 +59,11 @@ public final class SentinelRules implements AutoCloseable {
         this.modelsPerLane = Map.copyOf(modelsPerLane);
         this.configured = Map.copyOf(configured);
         EventObserverRegistry.getInstance().addStateChangeObserver(observerName, (from, to, rule, value) -> {
+            String breaker = rule.getResource() + "#" + rule.getGrade();
             if (to == CircuitBreaker.State.CLOSED) {
-                breakerStates.remove(rule.getResource());
+                breakerStates.remove(breaker);
             } else {
-                breakerStates.put(rule.getResource(), to);
+                breakerStates.put(breaker, to);
             }
         });
         Map<Lane, LaneRules> initial = guard.call(() -> {
@@ -106,8 +107,13 @@ public final class SentinelRules implements AutoCloseable {
             boolean degrade = r != null && (r.slowRatio() > 0 || r.errorRatio() > 0);
             Map<String, String> byModel = new LinkedHashMap<>();
             for (String model : models) {
-                CircuitBreaker.State state = breakerStates.get(resource(lane, model));
-                byModel.put(model, !degrade ? "NONE" : state == null ? "CLOSED" : state.name());
+                String resource = resource(lane, model) + "#";
+                // the worst of the resource's breakers: OPEN before HALF_OPEN before CLOSED
+                CircuitBreaker.State state = breakerStates.entrySet().stream()
+                    .filter(e -> e.getKey().startsWith(resource)).map(Map.Entry::getValue)
+                    .min(java.util.Comparator.comparing(s -> s == CircuitBreaker.State.OPEN ? 0 : 1))
+                    .orElse(CircuitBreaker.State.CLOSED);
+                byModel.put(model, degrade ? state.name() : "NONE");
             }
             states.put(lane, byModel);
         });

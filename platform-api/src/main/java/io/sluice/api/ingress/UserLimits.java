@@ -88,16 +88,16 @@ public final class UserLimits implements AutoCloseable {
         return configured;
     }
 
-    /** Applies new limits here and on every instance. */
-    public void replace(Limits next) {
+    /** Applies new limits here and on every instance; false when Redis was unreachable (this instance only). */
+    public boolean replace(Limits next) {
         current = next;
-        shared.publish(next.encode());
+        return shared.publish(next.encode());
     }
 
-    /** Back to the configured limits, cluster-wide. */
-    public void resetToConfigured() {
+    /** Back to the configured limits, cluster-wide; false when Redis was unreachable (this instance only). */
+    public boolean resetToConfigured() {
         current = configured;
-        shared.publish(null);
+        return shared.publish(null);
     }
 
     private void applyAnnounced(String raw) {
