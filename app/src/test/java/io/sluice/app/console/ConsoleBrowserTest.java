@@ -211,6 +211,8 @@ class ConsoleBrowserTest {
         browser.findElement(By.id("username")).sendKeys(username);
         browser.findElement(By.id("password")).sendKeys(password);
         browser.findElement(By.cssSelector("button[type=submit]")).click();
+        // wait for the login post to be handled (success or /login?error) before the next page load races it
+        await().atMost(Duration.ofSeconds(10)).until(() -> !browser.getCurrentUrl().endsWith("/login"));
     }
 
     private String url(String path) {
