@@ -185,7 +185,7 @@ class ConsoleBrowserTest {
         browser.findElement(By.id("password")).sendKeys("my-own-new-password");
         browser.findElement(By.id("confirmation")).sendKeys("my-own-new-password");
         browser.findElement(By.cssSelector("button[type=submit]")).click();
-        assertThat(browser.getCurrentUrl()).endsWith("/console");
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(browser.getCurrentUrl()).endsWith("/console"));
         assertThat(users.find(fresh)).hasValueSatisfying(user -> assertThat(user.mustChangePassword()).isFalse());
     }
 
