@@ -12,9 +12,11 @@ import org.springframework.web.bind.annotation.ResponseBody;
 class DashboardController {
 
     private final DashboardQueries queries;
+    private final DashboardMetrics metrics;
 
-    DashboardController(DashboardQueries queries) {
+    DashboardController(DashboardQueries queries, DashboardMetrics metrics) {
         this.queries = queries;
+        this.metrics = metrics;
     }
 
     @GetMapping("/console")
@@ -29,7 +31,19 @@ class DashboardController {
         model.addAttribute("permits", queries.permits());
         model.addAttribute("latency", queries.latency());
         model.addAttribute("queue", queries.workQueue());
+        model.addAttribute("figures", metrics.figures());
+        model.addAttribute("breakers", queries.breakers());
+        model.addAttribute("tokens", queries.tokens());
+        model.addAttribute("level", queries.level());
+        model.addAttribute("admissionQueue", queries.admissionQueue());
         return "dashboard :: stats";
+    }
+
+    /** Traffic over the last hour from this instance's meters (uPlot columns, see {@link DashboardMetrics#series}). */
+    @GetMapping("/console/dashboard/traffic.json")
+    @ResponseBody
+    List<List<Number>> traffic() {
+        return metrics.series();
     }
 
     /** uPlot's column layout: [[x...], [F4...], [F3...], [F2...], [F1...], [F0...]]. */

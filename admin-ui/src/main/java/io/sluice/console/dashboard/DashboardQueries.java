@@ -4,8 +4,19 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.sluice.api.admission.PriorityAdmission;
+import io.sluice.governance.degradation.DegradationControl;
+import io.sluice.governance.degradation.DegradationState;
+import io.sluice.governance.gateway.GatewayAssembly;
+import io.sluice.governance.gateway.GatewayProperties;
+import io.sluice.governance.gateway.GovernedLlmGateway;
+import io.sluice.governance.gateway.Lane;
 import io.sluice.governance.permit.ClusterPermits;
 import io.sluice.governance.permit.PermitProperties;
+import io.sluice.governance.sentinel.SentinelRules;
+import io.sluice.governance.tpm.ProviderRateLimits;
+
+import org.springframework.beans.factory.ObjectProvider;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
@@ -17,11 +28,78 @@ public class DashboardQueries {
     private final JdbcClient jdbc;
     private final ClusterPermits permits;
     private final PermitProperties permitProperties;
+    private final GatewayAssembly gateway;
+    private final GatewayProperties gatewayProperties;
+    private final DegradationControl degradation;
+    private final ObjectProvider<PriorityAdmission> admission;
 
-    public DashboardQueries(JdbcClient jdbc, ClusterPermits permits, PermitProperties permitProperties) {
+    public DashboardQueries(JdbcClient jdbc, ClusterPermits permits, PermitProperties permitProperties,
+            GatewayAssembly gateway, GatewayProperties gatewayProperties, DegradationControl degradation,
+            ObjectProvider<PriorityAdmission> admission) {
         this.jdbc = jdbc;
         this.permits = permits;
         this.permitProperties = permitProperties;
+        this.gateway = gateway;
+        this.gatewayProperties = gatewayProperties;
+        this.degradation = degradation;
+        this.admission = admission;
+    }
+
+    /**
+     * One lane's breakers on this instance: the fast-path breaker (consecutive failures; NONE when the lane has
+     * none) and Sentinel's per model (OPEN / HALF_OPEN / CLOSED, NONE without a degrade rule).
+     */
+    public record Breakers(String lane, String fastPath, Map<String, String> models) {
+        public boolean anyOpen() {
+            return "OPEN".equals(fastPath) || models.containsValue("OPEN");
+        }
+    }
+
+    /** Provider tokens: used in the current window (cluster-wide), the window's limit (0 = none), per minute. */
+    public record TokenBudget(long used, long limit, long windowSeconds, double limitPerMinute) {
+        public int percent() {
+            return limit <= 0 ? 0 : (int) Math.min(100, used * 100 / limit);
+        }
+    }
+
+    /** Empty when no provider is configured (no gateway breakers then). */
+    public List<Breakers> breakers() {
+        SentinelRules rules = gateway.sentinelRules();
+        if (rules == null) {
+            return List.of();
+        }
+        Map<Lane, Map<String, String>> sentinel = rules.breakerStates();
+        return java.util.Arrays.stream(Lane.values()).map(lane -> {
+            String fastPath = gatewayProperties.lane(lane).breaker() == null ? "NONE"
+                : gateway.gateway() instanceof GovernedLlmGateway governed ? governed.breakerState(lane).name() : "NONE";
+            return new Breakers(lane.key(), fastPath, sentinel.getOrDefault(lane, Map.of()));
+        }).toList();
+    }
+
+    /** Null when no provider is configured. */
+    public TokenBudget tokens() {
+        ProviderRateLimits limits = gateway.rateLimits();
+        if (limits == null) {
+            return null;
+        }
+        long window = Math.max(1, gatewayProperties.tpm().window().toSeconds());
+        long used;
+        try {
+            used = limits.used();
+        } catch (RuntimeException e) {
+            used = 0;
+        }
+        return new TokenBudget(used, limits.limit(), window, limits.limit() * 60.0 / window);
+    }
+
+    public DegradationState level() {
+        return degradation.state();
+    }
+
+    /** Chat requests waiting for an answering slot on this instance (null when there is no admission). */
+    public Integer admissionQueue() {
+        PriorityAdmission a = admission.getIfAvailable();
+        return a == null ? null : a.queueLength();
     }
 
     public record LaneUse(String lane, int inUse, int size) {

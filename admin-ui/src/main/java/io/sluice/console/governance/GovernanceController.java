@@ -28,6 +28,9 @@ class GovernanceController {
         model.addAttribute("level", governance.level());
         model.addAttribute("levels", governance.levels());
         model.addAttribute("tokens", governance.tokens());
+        model.addAttribute("userLimits", governance.userLimits());
+        model.addAttribute("configuredUserLimits", governance.configuredUserLimits());
+        model.addAttribute("thresholdsOverridden", governance.cacheThresholdsOverridden());
         String c = query.getOrDefault("providerConcurrency", "");
         String b = query.getOrDefault("callsPerMinute", "");
         String p = query.getOrDefault("p99Ms", "");
@@ -84,6 +87,47 @@ class GovernanceController {
         governance.unpin(actor.getName());
         redirect.addFlashAttribute("notice", "Pin removed: the level follows the measured signals again.");
         return "redirect:/console/governance";
+    }
+
+    @PostMapping("/console/governance/user-limits")
+    String userLimits(@RequestParam Map<String, String> form, Principal actor, Model model, RedirectAttributes redirect) {
+        boolean everywhere;
+        try {
+            everywhere = governance.setUserLimits(actor.getName(), form);
+        } catch (IllegalArgumentException e) {
+            model.addAttribute("limitsForm", form);
+            return refused(model, "user-limits", e.getMessage());
+        }
+        redirect.addFlashAttribute(everywhere ? "notice" : "error", "Per-user limits now " + governance.userLimits()
+            + (everywhere ? " on every instance." : " on this instance only: Redis is unreachable."));
+        return "redirect:/console/governance#user-limits";
+    }
+
+    @PostMapping("/console/governance/user-limits/reset")
+    String resetUserLimits(Principal actor, RedirectAttributes redirect) {
+        governance.resetUserLimits(actor.getName());
+        redirect.addFlashAttribute("notice", "Per-user limits back to the configured " + governance.userLimits() + ".");
+        return "redirect:/console/governance#user-limits";
+    }
+
+    @PostMapping("/console/governance/cache-thresholds")
+    String cacheThresholds(@RequestParam Map<String, String> form, Principal actor, Model model,
+            RedirectAttributes redirect) {
+        try {
+            governance.setCacheThresholds(actor.getName(), form);
+        } catch (IllegalArgumentException e) {
+            model.addAttribute("thresholdsForm", form);
+            return refused(model, "cache-thresholds", e.getMessage());
+        }
+        redirect.addFlashAttribute("notice", "Semantic-cache thresholds replaced on every instance.");
+        return "redirect:/console/governance#cache-thresholds";
+    }
+
+    @PostMapping("/console/governance/cache-thresholds/reset")
+    String resetCacheThresholds(Principal actor, RedirectAttributes redirect) {
+        governance.resetCacheThresholds(actor.getName());
+        redirect.addFlashAttribute("notice", "Semantic-cache thresholds back to the configured ones.");
+        return "redirect:/console/governance#cache-thresholds";
     }
 
     /** Re-renders the page with the message next to the form that failed (status 400), values unchanged. */

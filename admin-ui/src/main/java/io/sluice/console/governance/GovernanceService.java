@@ -5,9 +5,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import io.sluice.api.ingress.UserLimits;
 import io.sluice.console.audit.AuditLog;
 import io.sluice.governance.degradation.DegradationControl;
 import io.sluice.governance.degradation.DegradationLevel;
+import io.sluice.governance.degradation.DegradationPolicy;
 import io.sluice.governance.degradation.DegradationState;
 import io.sluice.governance.degradation.LevelKnobs;
 import io.sluice.governance.derived.DerivedThreshold;
@@ -37,11 +39,13 @@ public class GovernanceService {
     private final ClusterPermits permits;
     private final DegradationControl degradation;
     private final RedissonClient redisson;
+    private final UserLimits userLimits;
     private final AuditLog audit;
 
     public GovernanceService(GatewayAssembly gateway, GatewayProperties gatewayProperties,
             PermitProperties permitProperties, ClusterPermits permits, DegradationControl degradation,
-            RedissonClient redisson, AuditLog audit) {
+            RedissonClient redisson, UserLimits userLimits, AuditLog audit) {
+        this.userLimits = userLimits;
         this.gateway = gateway;
         this.gatewayProperties = gatewayProperties;
         this.permitProperties = permitProperties;
@@ -57,7 +61,7 @@ public class GovernanceService {
             String fallbackChain, String breaker, LaneRules rules) {
     }
 
-    public record LevelView(DegradationLevel level, LevelKnobs knobs) {
+    public record LevelView(DegradationLevel level, LevelKnobs knobs, double configuredCacheThreshold) {
     }
 
     public List<LaneView> lanes() {
@@ -106,7 +110,74 @@ public class GovernanceService {
     }
 
     public List<LevelView> levels() {
-        return java.util.Arrays.stream(DegradationLevel.values()).map(l -> new LevelView(l, degradation.knobs(l))).toList();
+        return java.util.Arrays.stream(DegradationLevel.values()).map(l -> new LevelView(l, degradation.knobs(l),
+            degradation.configuredKnobs(l).cacheThreshold())).toList();
+    }
+
+    public boolean cacheThresholdsOverridden() {
+        return !degradation.cacheThresholdOverrides().isEmpty();
+    }
+
+    /**
+     * Sets the semantic-cache threshold of every level cluster-wide (form fields {@code L0}..{@code L3}).
+     *
+     * @throws IllegalArgumentException with a message for people; nothing changes then
+     */
+    public void setCacheThresholds(String actor, Map<String, String> form) {
+        Map<DegradationLevel, Double> next = new java.util.EnumMap<>(DegradationLevel.class);
+        for (DegradationLevel level : DegradationLevel.values()) {
+            next.put(level, parseDouble(form.get(level.name()), "the cache threshold of " + level));
+        }
+        DegradationPolicy.validateCacheThresholds(next);
+        String before = thresholds();
+        degradation.overrideCacheThresholds(next, actor);
+        audit.record(actor, "cache.thresholds", "semantic cache", before, thresholds());
+    }
+
+    public void resetCacheThresholds(String actor) {
+        String before = thresholds();
+        degradation.resetCacheThresholds(actor);
+        audit.record(actor, "cache.thresholds.reset", "semantic cache", before, thresholds());
+    }
+
+    private String thresholds() {
+        StringBuilder text = new StringBuilder();
+        for (DegradationLevel level : DegradationLevel.values()) {
+            text.append(text.isEmpty() ? "" : ", ").append(level).append('=').append(degradation.knobs(level).cacheThreshold());
+        }
+        return text.toString();
+    }
+
+    public UserLimits.Limits userLimits() {
+        return userLimits.current();
+    }
+
+    public UserLimits.Limits configuredUserLimits() {
+        return userLimits.configured();
+    }
+
+    /**
+     * Sets the per-user token bucket's limits by client tier cluster-wide.
+     *
+     * @return false when Redis was unreachable and only this instance changed
+     * @throws IllegalArgumentException with a message for people; nothing changes then
+     */
+    public boolean setUserLimits(String actor, Map<String, String> form) {
+        UserLimits.Limits next = new UserLimits.Limits(parseDouble(form.get("capacity"), "capacity"),
+            parseDouble(form.get("refillPerSecond"), "refill per second"),
+            parseDouble(form.get("vipMultiplier"), "VIP multiplier"));
+        UserLimits.Limits before = userLimits.current();
+        boolean everywhere = userLimits.replace(next);
+        audit.record(actor, "ingress.user-limits", everywhere ? "per-user token bucket"
+            : "per-user token bucket (this instance only: Redis unreachable)", before.toString(), next.toString());
+        return everywhere;
+    }
+
+    public void resetUserLimits(String actor) {
+        UserLimits.Limits before = userLimits.current();
+        userLimits.resetToConfigured();
+        audit.record(actor, "ingress.user-limits.reset", "per-user token bucket", before.toString(),
+            userLimits.current().toString());
     }
 
     /** Tokens of the current provider window: [used, limit (0 = none)], or null without a provider. */

@@ -185,7 +185,7 @@ class ConsoleBrowserTest {
         browser.findElement(By.id("password")).sendKeys("my-own-new-password");
         browser.findElement(By.id("confirmation")).sendKeys("my-own-new-password");
         browser.findElement(By.cssSelector("button[type=submit]")).click();
-        await().atMost(Duration.ofSeconds(15)).until(() -> browser.getCurrentUrl().endsWith("/console"));
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(browser.getCurrentUrl()).endsWith("/console"));
         assertThat(users.find(fresh)).hasValueSatisfying(user -> assertThat(user.mustChangePassword()).isFalse());
     }
 
@@ -211,8 +211,8 @@ class ConsoleBrowserTest {
         browser.findElement(By.id("username")).sendKeys(username);
         browser.findElement(By.id("password")).sendKeys(password);
         browser.findElement(By.cssSelector("button[type=submit]")).click();
-        // the form post navigates: wait for it to land (on the console, or back on /login?error)
-        await().atMost(Duration.ofSeconds(15)).until(() -> !browser.getCurrentUrl().equals(url("/login")));
+        // wait for the login post to be handled (success or /login?error) before the next page load races it
+        await().atMost(Duration.ofSeconds(10)).until(() -> !browser.getCurrentUrl().endsWith("/login"));
     }
 
     private String url(String path) {

@@ -148,7 +148,8 @@ class ConsoleOperationsBrowserTest {
             });
 
             browser.findElement(By.id("unpin-button")).click();
-            assertThat(browser.findElement(By.id("level-pinned")).getText()).isEqualTo("no");
+            await().atMost(Duration.ofSeconds(10)).ignoreExceptions().untilAsserted(() ->
+                assertThat(browser.findElement(By.id("level-pinned")).getText()).isEqualTo("no"));
             assertThat(degradation.state().pinned()).isNull();
         } finally {
             degradation.unpin("test-cleanup");
@@ -312,7 +313,8 @@ class ConsoleOperationsBrowserTest {
         browser.findElement(By.cssSelector("button[aria-label='Discard item " + discarded + "']")).click();
 
         assertThat(workQueue.find(retried)).hasValueSatisfying(item -> assertThat(item.state()).isEqualTo(WorkState.QUEUED));
-        assertThat(workQueue.find(discarded)).isEmpty();
+        // the click submits a form: wait for the server to have handled it
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(workQueue.find(discarded)).isEmpty());
         assertThat(audit.latest(50)).extracting(AuditLog.Entry::action).contains("queue.retry", "queue.discard");
         jdbc.sql("DELETE FROM work_item WHERE queue = ?").param(queue).update();
     }
@@ -433,6 +435,8 @@ class ConsoleOperationsBrowserTest {
         browser.findElement(By.id("username")).sendKeys(username);
         browser.findElement(By.id("password")).sendKeys(PASSWORD);
         browser.findElement(By.cssSelector("button[type=submit]")).click();
+        // wait for the login post to be handled (success or /login?error) before the next page load races it
+        await().atMost(Duration.ofSeconds(10)).until(() -> !browser.getCurrentUrl().endsWith("/login"));
     }
 
     private String url(String path) {

@@ -31,6 +31,9 @@ import org.springframework.context.SmartLifecycle;
  * {@code tick}: no Redis round trip per request, and a Redis outage keeps the last known state (plus
  * this instance's own proposal). Every change of the effective level is logged with its reason and
  * counted ({@code sluice.degradation.changes}); the level is a gauge ({@code sluice.degradation.level}).
+ *
+ * <p>Operator overrides of the levels' semantic-cache thresholds travel the same way as the pin: one
+ * Redis key, re-read every tick, applied to the {@link DegradationPolicy} of every instance.
  */
 public class DegradationControl implements SmartLifecycle, AutoCloseable {
 
@@ -108,6 +111,40 @@ public class DegradationControl implements SmartLifecycle, AutoCloseable {
         return state;
     }
 
+    /** The level's knobs as configured, before any runtime override. */
+    public LevelKnobs configuredKnobs(DegradationLevel level) {
+        return policy.configuredKnobs(level);
+    }
+
+    /** The cache-threshold overrides in force on this instance (empty = as configured). */
+    public Map<DegradationLevel, Double> cacheThresholdOverrides() {
+        return policy.cacheThresholdOverrides();
+    }
+
+    /**
+     * Overrides the semantic-cache threshold of every level cluster-wide; here at once, elsewhere within a tick.
+     *
+     * @throws IllegalArgumentException when the thresholds are invalid ({@link DegradationPolicy#validateCacheThresholds});
+     *                                  nothing changes then
+     */
+    public void overrideCacheThresholds(Map<DegradationLevel, Double> thresholds, String actor) {
+        DegradationPolicy.validateCacheThresholds(thresholds);
+        StringBuilder encoded = new StringBuilder();
+        for (DegradationLevel level : DegradationLevel.values()) {
+            encoded.append(encoded.isEmpty() ? "" : ",").append(thresholds.get(level));
+        }
+        thresholdsBucket().set(encoded.toString());
+        log.info("degradation: {} set the cache thresholds L0..L3 to {}", actor, encoded);
+        refresh();
+    }
+
+    /** Back to the configured cache thresholds, cluster-wide. */
+    public void resetCacheThresholds(String actor) {
+        thresholdsBucket().delete();
+        log.info("degradation: {} reset the cache thresholds to the configured ones", actor);
+        refresh();
+    }
+
     /** Pins the level cluster-wide until {@link #unpin}; takes effect here at once, elsewhere within a tick. */
     public void pin(DegradationLevel level, String actor, String reason) {
         DegradationState.Pin pin = new DegradationState.Pin(level, actor, reason == null ? "" : reason);
@@ -169,6 +206,7 @@ public class DegradationControl implements SmartLifecycle, AutoCloseable {
                 }
             }
             pin = parsePin(pinBucket().get()).orElse(null);
+            applyCacheThresholds(thresholdsBucket().get());
         } catch (RuntimeException e) {
             fromRedis = false;
             log.debug("degradation: Redis unavailable, using the last known pin and this instance's signals", e);
@@ -210,6 +248,43 @@ public class DegradationControl implements SmartLifecycle, AutoCloseable {
         } catch (IllegalArgumentException e) {
             return Optional.empty();
         }
+    }
+
+    private void applyCacheThresholds(String raw) {
+        Map<DegradationLevel, Double> thresholds = parseThresholds(raw);
+        if (!thresholds.equals(policy.cacheThresholdOverrides())) {
+            try {
+                policy.overrideCacheThresholds(thresholds);
+                log.info("degradation: cache thresholds now {}", thresholds.isEmpty() ? "as configured" : thresholds);
+            } catch (IllegalArgumentException e) {
+                log.warn("degradation: ignored invalid cache thresholds from Redis '{}': {}", raw, e.getMessage());
+            }
+        }
+    }
+
+    /** "0.92,0.9,0.87,0.85" (L0..L3) as a map; empty when unset or unreadable. */
+    static Map<DegradationLevel, Double> parseThresholds(String raw) {
+        if (raw == null || raw.isBlank()) {
+            return Map.of();
+        }
+        String[] parts = raw.split(",");
+        DegradationLevel[] levels = DegradationLevel.values();
+        if (parts.length != levels.length) {
+            return Map.of();
+        }
+        Map<DegradationLevel, Double> thresholds = new java.util.EnumMap<>(DegradationLevel.class);
+        try {
+            for (int i = 0; i < levels.length; i++) {
+                thresholds.put(levels[i], Double.parseDouble(parts[i].strip()));
+            }
+        } catch (NumberFormatException e) {
+            return Map.of();
+        }
+        return thresholds;
+    }
+
+    private RBucket<String> thresholdsBucket() {
+        return redisson.getBucket(properties.keyPrefix() + "cache-thresholds", StringCodec.INSTANCE);
     }
 
     private RBucket<String> pinBucket() {

@@ -29,6 +29,11 @@ public record LevelKnobs(FidelityTier highestTier, double cacheThreshold, int to
         }
     }
 
+    /** These knobs with another semantic-cache threshold (an operator's override, see {@link DegradationPolicy}). */
+    public LevelKnobs withCacheThreshold(double threshold) {
+        return new LevelKnobs(highestTier, threshold, topK, maxTokens, modelRoute, laneBAdmitted);
+    }
+
     /** The better of the two tiers is capped at this level's highest tier. */
     public FidelityTier cap(FidelityTier wanted) {
         // FidelityTier is declared best first: a larger ordinal is a lower tier

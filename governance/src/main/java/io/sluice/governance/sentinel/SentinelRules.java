@@ -10,6 +10,8 @@ import java.util.Set;
 import com.alibaba.csp.sentinel.slots.block.RuleConstant;
 import com.alibaba.csp.sentinel.slots.block.degrade.DegradeRule;
 import com.alibaba.csp.sentinel.slots.block.degrade.DegradeRuleManager;
+import com.alibaba.csp.sentinel.slots.block.degrade.circuitbreaker.CircuitBreaker;
+import com.alibaba.csp.sentinel.slots.block.degrade.circuitbreaker.EventObserverRegistry;
 import com.alibaba.csp.sentinel.slots.block.flow.FlowRule;
 import com.alibaba.csp.sentinel.slots.block.flow.FlowRuleManager;
 
@@ -45,6 +47,9 @@ public final class SentinelRules implements AutoCloseable {
     private final Map<Lane, LaneRules> configured;
     private volatile Map<Lane, LaneRules> current;
     private int listenerId = -1;
+    /** Sentinel circuit breakers that left CLOSED, by resource#grade (a resource may have a slow and an error rule). */
+    private final Map<String, CircuitBreaker.State> breakerStates = new java.util.concurrent.ConcurrentHashMap<>();
+    private final String observerName = "sluice-rules-" + java.util.UUID.randomUUID();
 
     public SentinelRules(RedissonClient redisson, String keyPrefix, RedisGuard guard, Map<Lane, Set<String>> modelsPerLane,
             Map<Lane, LaneRules> configured) {
@@ -53,6 +58,14 @@ public final class SentinelRules implements AutoCloseable {
         this.guard = guard;
         this.modelsPerLane = Map.copyOf(modelsPerLane);
         this.configured = Map.copyOf(configured);
+        EventObserverRegistry.getInstance().addStateChangeObserver(observerName, (from, to, rule, value) -> {
+            String breaker = rule.getResource() + "#" + rule.getGrade();
+            if (to == CircuitBreaker.State.CLOSED) {
+                breakerStates.remove(breaker);
+            } else {
+                breakerStates.put(breaker, to);
+            }
+        });
         Map<Lane, LaneRules> initial = guard.call(() -> {
             String json = stored.get();
             return json == null ? configured : decode(json);
@@ -80,6 +93,31 @@ public final class SentinelRules implements AutoCloseable {
 
     public Map<Lane, LaneRules> configured() {
         return configured;
+    }
+
+    /**
+     * The Sentinel breaker of every lane and model on this instance: OPEN, HALF_OPEN, CLOSED, or NONE when the
+     * lane has no degrade rule (both ratios 0).
+     */
+    public Map<Lane, Map<String, String>> breakerStates() {
+        Map<Lane, Map<String, String>> states = new EnumMap<>(Lane.class);
+        Map<Lane, LaneRules> rules = current;
+        modelsPerLane.forEach((lane, models) -> {
+            LaneRules r = rules.get(lane);
+            boolean degrade = r != null && (r.slowRatio() > 0 || r.errorRatio() > 0);
+            Map<String, String> byModel = new LinkedHashMap<>();
+            for (String model : models) {
+                String resource = resource(lane, model) + "#";
+                // the worst of the resource's breakers: OPEN before HALF_OPEN before CLOSED
+                CircuitBreaker.State state = breakerStates.entrySet().stream()
+                    .filter(e -> e.getKey().startsWith(resource)).map(Map.Entry::getValue)
+                    .min(java.util.Comparator.comparing(s -> s == CircuitBreaker.State.OPEN ? 0 : 1))
+                    .orElse(CircuitBreaker.State.CLOSED);
+                byModel.put(model, degrade ? state.name() : "NONE");
+            }
+            states.put(lane, byModel);
+        });
+        return states;
     }
 
     /**
@@ -154,7 +192,14 @@ public final class SentinelRules implements AutoCloseable {
         DegradeRuleManager.loadRules(degrade);
         Map<Lane, LaneRules> copy = new EnumMap<>(Lane.class);
         copy.putAll(rules);
+        Map<Lane, LaneRules> before = current;
         current = copy;
+        // a changed rule gets a new breaker, which starts closed (Sentinel keeps the breakers of unchanged rules)
+        copy.forEach((lane, r) -> {
+            if (before == null || !r.equals(before.get(lane))) {
+                breakerStates.keySet().removeIf(resource -> resource.startsWith("llm:" + lane.key() + ":"));
+            }
+        });
     }
 
     private static Map<Lane, LaneRules> decode(String json) {
@@ -167,6 +212,7 @@ public final class SentinelRules implements AutoCloseable {
 
     @Override
     public void close() {
+        EventObserverRegistry.getInstance().removeStateChangeObserver(observerName);
         if (listenerId >= 0) {
             guard.run(() -> topic.removeListener(listenerId), () -> {
             });

@@ -64,6 +64,29 @@ class DegradationControlTest {
     }
 
     @Test
+    void cacheThresholdOverridesReachEveryInstanceOnItsNextRefreshAndInvalidOnesChangeNothing() {
+        java.util.Map<DegradationLevel, Double> tuned = java.util.Map.of(DegradationLevel.L0, 0.96,
+            DegradationLevel.L1, 0.93, DegradationLevel.L2, 0.8, DegradationLevel.L3, 0.7);
+        b.overrideCacheThresholds(tuned, "operator");
+        a.refresh();
+
+        assertThat(a.knobs(DegradationLevel.L2).cacheThreshold()).isEqualTo(0.8);
+        assertThat(a.cacheThresholdOverrides()).isEqualTo(tuned);
+
+        java.util.Map<DegradationLevel, Double> rising = new java.util.EnumMap<>(tuned);
+        rising.put(DegradationLevel.L3, 0.99);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> b.overrideCacheThresholds(rising, "operator"))
+            .isInstanceOf(IllegalArgumentException.class);
+        a.refresh();
+        assertThat(a.knobs(DegradationLevel.L3).cacheThreshold()).isEqualTo(0.7);
+
+        b.resetCacheThresholds("operator");
+        a.refresh();
+        assertThat(a.knobs(DegradationLevel.L2).cacheThreshold()).isEqualTo(0.87);
+        assertThat(a.cacheThresholdOverrides()).isEmpty();
+    }
+
+    @Test
     void aPinOverridesTheSignalsOnEveryInstanceUntilRemoved() {
         b.pin(DegradationLevel.L2, "operator", "provider incident");
         a.refresh();

@@ -1,6 +1,7 @@
 package io.sluice.governance.degradation;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.Map;
@@ -52,5 +53,37 @@ class DegradationPolicyTest {
 
         assertThat(configured.knobs(DegradationLevel.L0)).isEqualTo(custom);
         assertThat(configured.knobs(DegradationLevel.L3).highestTier()).isEqualTo(FidelityTier.F1);
+    }
+
+    @Test
+    void anOperatorOverridesOnlyTheCacheThresholdOfEachLevel() {
+        DegradationPolicy tuned = new DegradationPolicy(DegradationProperties.defaults());
+        LevelKnobs l2 = tuned.knobs(DegradationLevel.L2);
+
+        tuned.overrideCacheThresholds(Map.of(DegradationLevel.L0, 0.97, DegradationLevel.L1, 0.9,
+            DegradationLevel.L2, 0.9, DegradationLevel.L3, 0.6));
+
+        assertThat(tuned.knobs(DegradationLevel.L2)).isEqualTo(l2.withCacheThreshold(0.9));
+        assertThat(tuned.knobs(DegradationLevel.L3).cacheThreshold()).isEqualTo(0.6);
+        assertThat(tuned.configuredKnobs(DegradationLevel.L0).cacheThreshold()).isEqualTo(0.92);
+        tuned.overrideCacheThresholds(Map.of());
+        assertThat(tuned.knobs(DegradationLevel.L2)).isEqualTo(l2);
+    }
+
+    @Test
+    void invalidCacheThresholdsAreRefusedAndTheKnobsStay() {
+        DegradationPolicy tuned = new DegradationPolicy(DegradationProperties.defaults());
+        LevelKnobs l1 = tuned.knobs(DegradationLevel.L1);
+
+        assertThatThrownBy(() -> tuned.overrideCacheThresholds(Map.of(DegradationLevel.L0, 0.9, DegradationLevel.L1, 0.95,
+            DegradationLevel.L2, 0.8, DegradationLevel.L3, 0.7)))
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("L1 (0.95) must not be above L0");
+        assertThatThrownBy(() -> tuned.overrideCacheThresholds(Map.of(DegradationLevel.L0, 1.2, DegradationLevel.L1, 0.9,
+            DegradationLevel.L2, 0.8, DegradationLevel.L3, 0.7)))
+            .hasMessageContaining("between 0.5 and 1.0");
+        assertThatThrownBy(() -> tuned.overrideCacheThresholds(Map.of(DegradationLevel.L0, 0.9)))
+            .hasMessageContaining("needed for L1");
+        assertThat(tuned.knobs(DegradationLevel.L1)).isEqualTo(l1);
+        assertThat(tuned.cacheThresholdOverrides()).isEmpty();
     }
 }

@@ -44,6 +44,28 @@ class SentinelRulesPropagationTest {
     }
 
     @Test
+    void breakerStatesShowALaneAndModelWhoseSentinelBreakerOpened() {
+        GatewayFixture.Instance instance = fixture.instance();
+        SentinelRules rules = instance.assembly().sentinelRules();
+        // any error opens the breaker once two calls were seen; the slow-call rule is off
+        rules.replace(Map.of(Lane.INTERACTIVE, new LaneRules(50, 0, Duration.ofSeconds(10), 0, 0.1, 2,
+            Duration.ofSeconds(10), Duration.ofSeconds(30))));
+        assertThat(rules.breakerStates().get(Lane.INTERACTIVE)).containsEntry(fixture.primary, "CLOSED");
+        fixture.mock.scenario(io.sluice.mock.Scenario.healthy().withErrors(1.0, 503));
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> {
+            instance.gateway().call(GatewayFixture.ask(Lane.INTERACTIVE, "hello", 8));
+            return "OPEN".equals(rules.breakerStates().get(Lane.INTERACTIVE).get(fixture.primary));
+        });
+        assertThat(rules.breakerStates().get(Lane.INTERACTIVE)).as("a model never called")
+            .containsEntry(fixture.light, "CLOSED");
+
+        rules.replace(Map.of(Lane.INTERACTIVE, new LaneRules(50, 0, Duration.ofSeconds(10), 0, 0, 2,
+            Duration.ofSeconds(10), Duration.ofSeconds(30))));
+        assertThat(rules.breakerStates().get(Lane.INTERACTIVE)).as("no degrade rule").containsEntry(fixture.primary, "NONE");
+    }
+
+    @Test
     void anInvalidRuleIsRefusedWithAReason() {
         assertThatThrownBy(() -> new LaneRules(0, 0, null, 0.5, 0.5, 5, null, null))
             .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxThreads");

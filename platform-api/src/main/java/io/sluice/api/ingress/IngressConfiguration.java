@@ -21,9 +21,15 @@ public class IngressConfiguration {
         return registration;
     }
 
+    @Bean(destroyMethod = "close")
+    UserLimits userLimits(RedissonClient redisson, RateLimitProperties properties) {
+        return new UserLimits(redisson, properties.user());
+    }
+
     @Bean
-    UserTokenBucket userTokenBucket(RedissonClient redisson, RateLimitProperties properties, MeterRegistry meters) {
-        return new UserTokenBucket(redisson, properties.user(), meters);
+    UserTokenBucket userTokenBucket(RedissonClient redisson, RateLimitProperties properties, UserLimits limits,
+            MeterRegistry meters) {
+        return new UserTokenBucket(redisson, properties.user(), limits::current, meters);
     }
 
     @Bean(destroyMethod = "close")

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -65,14 +66,22 @@ public class UserTokenBucket {
 
     private final RedissonClient redisson;
     private final RateLimitProperties.User properties;
+    private final Supplier<UserLimits.Limits> limits;
     private final Counter fallbacks;
     private final Map<String, LocalBucket> local = new ConcurrentHashMap<>();
     /** nanoTime from which Redis is tried again (nanoTime may be negative: start at "now"). */
     private volatile long redisRetryAt = System.nanoTime();
 
     public UserTokenBucket(RedissonClient redisson, RateLimitProperties.User properties, MeterRegistry meters) {
+        this(redisson, properties, fixed(properties), meters);
+    }
+
+    /** @param limits capacity, rate and VIP multiplier in force, read per take (runtime-changeable: {@link UserLimits}) */
+    public UserTokenBucket(RedissonClient redisson, RateLimitProperties.User properties, Supplier<UserLimits.Limits> limits,
+            MeterRegistry meters) {
         this.redisson = redisson;
         this.properties = properties;
+        this.limits = limits;
         this.fallbacks = Counter.builder("sluice.ingress.bucket.fallback")
             .description("per-user rate decisions taken locally because Redis was unavailable (fail open)")
             .register(meters);
@@ -81,15 +90,22 @@ public class UserTokenBucket {
             .register(meters);
     }
 
+    private static Supplier<UserLimits.Limits> fixed(RateLimitProperties.User properties) {
+        UserLimits.Limits limits = new UserLimits.Limits(properties.capacity(), properties.refillPerSecond(),
+            properties.vipMultiplier());
+        return () -> limits;
+    }
+
     public boolean redisAvailable() {
         return System.nanoTime() - redisRetryAt >= 0;
     }
 
     /** Takes one token from the user's bucket. */
     public Decision take(String user, boolean vip) {
-        double factor = vip ? properties.vipMultiplier() : 1.0;
-        double capacity = properties.capacity() * factor;
-        double perMs = properties.refillPerSecond() * factor / 1000.0;
+        UserLimits.Limits in = limits.get();
+        double factor = vip ? in.vipMultiplier() : 1.0;
+        double capacity = in.capacity() * factor;
+        double perMs = in.refillPerSecond() * factor / 1000.0;
         double initial = capacity * properties.initialFraction();
         if (redisAvailable()) {
             try {
