@@ -41,6 +41,7 @@ public final class LoadHarness {
         Instant started = Instant.now();
         List<ScenarioResult> results = new ArrayList<>();
         List<FrontDoorBench.Leg> frontDoor = new ArrayList<>();
+        deleteRecursively(options.workDir()); // harness-owned: logs and instance data of the previous run
         Path charts = options.outDir().resolve("bench");
         Files.createDirectories(charts);
         List<String> chaosScenarios = names.stream().filter(n -> !n.equals("frontdoor")).toList();
@@ -53,6 +54,8 @@ public final class LoadHarness {
                 MockControl mock = new MockControl(fleet.mockUrl());
                 ScenarioRunner runner = new ScenarioRunner(fleet, mock, sizing, ALL_PERMITS, options.chaosScript(),
                     Duration.ofSeconds(30));
+                log("warming up both instances …");
+                runner.warmUp(options.shortMode() ? 16 : 48);
                 for (String name : chaosScenarios) {
                     ScenarioPlan plan = sizing.plan(name);
                     log("scenario " + name + " (" + (int) plan.seconds() + " s): " + plan.title());
@@ -86,6 +89,17 @@ public final class LoadHarness {
         log(passed ? "all invariants held" : "INVARIANTS BROKEN in " + results.stream().filter(r -> !r.passed())
             .map(r -> r.plan().name()).toList());
         System.exit(passed ? 0 : 1);
+    }
+
+    private static void deleteRecursively(Path dir) throws java.io.IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (var paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
     }
 
     private static void log(String message) {

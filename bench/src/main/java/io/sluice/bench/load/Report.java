@@ -65,6 +65,7 @@ final class Report {
         line("Tier columns: share of all requests. Latency: answered requests, from the intended send time (open loop).");
         line("");
         machine(s);
+        howTo();
         for (ScenarioResult r : results) {
             scenario(r, dir);
         }
@@ -153,6 +154,41 @@ final class Report {
         line("* Why not Gatling: it needs Scala and its Maven plugin for one module, and its closed scenarios make the "
             + "invariant checks (mock counters, actuator gauges, task states) a second program; a 500-line generator on "
             + "HdrHistogram keeps exact open-loop timing and checks everything in one process.");
+        line("");
+    }
+
+    private void howTo() {
+        line("## How to run, and what is checked");
+        line("");
+        line("```bash");
+        line("scripts/bench.sh                          # full mode: each scenario 2 min, then the front door; rewrites this file and docs/bench/*.png");
+        line("scripts/bench.sh --short                  # each scenario ≤ 20 s; same report, marked short");
+        line("scripts/bench.sh --short --smoke          # CI (scripts/test.sh): report to bench/target/bench-report/, docs untouched");
+        line("scripts/bench.sh --scenarios surge,provider-hang,frontdoor");
+        line("```");
+        line("");
+        line("It starts PostgreSQL + pgvector and Redis with `scripts/services-up.sh` (a fresh database `sluice_bench`; or set "
+            + "`SLUICE_BENCH_DB_URL` / `SLUICE_BENCH_REDIS_URL`), builds the jar when the sources are newer, and stops every "
+            + "process it started (shutdown hook and finally). The redis-restart and postgres-restart scenarios restart "
+            + "those servers with `scripts/bench-chaos.sh` (`SLUICE_BENCH_PG_DATA` names another chroot data directory). "
+            + "Exit status 1 when an invariant broke.");
+        line("");
+        line("Invariants, checked in every scenario (the run fails if one breaks):");
+        line("");
+        line("1. **provider concurrency ≤ cap**: the mock's `maxConcurrentSeen` (calls in flight at once, counted before its own "
+            + "cap) never exceeds the sum of all lanes' cluster permits;");
+        line("2. **provider 429s caused by Sluice = 0**: every 429 the mock sent, except those a 429-storm scenario orders "
+            + "(counted from the mock's counters at the storm's start and end);");
+        line("3. **every request answered**: 200 with a tier, or 429 / 503 with `Retry-After`, within the "
+            + ScenarioRunner.DEADLINE.toSeconds() + " s deadline; anything else (no answer, late, 5xx, missing header, missing "
+            + "tier) is a violation. Requests in flight on an instance killed with -9 are counted apart (a client behind a load "
+            + "balancer would see them fail) and the generator never sends to it afterwards;");
+        line("4. **no 5xx** other than 503 with `Retry-After`;");
+        line("5. **permits back to 0**: `sluice_gateway_permits_used` (all lanes, cluster-wide) is 0 after the load stops "
+            + "(waited for up to 15 s; after a kill -9, up to the interactive lease + 15 s, since the dead holder's lease must expire);");
+        line("6. **work items**: submitted = completed + dead-lettered (batch + online; task states read through `GET /api/v1/tasks/{id}`);");
+        line("7. **recovery**: after the fault ends, the share of F4 answers over 3 s is back to ≥ 80 % of its pre-fault share "
+            + "within the stated bound (scenarios with a fault or surge).");
         line("");
     }
 

@@ -100,6 +100,7 @@ final class ScenarioRunner {
         healthy.put("rateLimitRate", 0.0);
         healthy.put("concurrencyCap", providerCap);
         mock.scenario(healthy);
+        awaitLevelZero(Duration.ofSeconds(sizing.shortMode ? 30 : 120));
         mock.reset();
 
         List<String> ids = plan.workItems() > 0 ? submitWork(plan.workItems()) : List.of();
@@ -132,6 +133,41 @@ final class ScenarioRunner {
         } finally {
             sampler.shutdownNow();
         }
+    }
+
+    /** Warms each live instance's code paths (JIT, pools, caches of the embedder) before anything is measured. */
+    void warmUp(int perInstance) throws IOException, InterruptedException {
+        for (String name : fleet.liveInstances()) {
+            for (int i = 0; i < perInstance; i++) {
+                String message = LoadGenerator.MESSAGES.get(i % LoadGenerator.MESSAGES.size()).formatted("1380000" + (1000 + i));
+                try {
+                    platform.post(fleet.url(name) + "/api/v1/chat", JsonMapper.shared().writeValueAsString(
+                        Map.of("userId", "warm-up-" + i, "message", message)));
+                } catch (IOException slow) {
+                    // a warm-up answer may be slow or lost; it is not measured
+                }
+            }
+        }
+    }
+
+    /** Each scenario starts from L0 (the previous one's fault may still be fading), waiting a bounded time. */
+    private void awaitLevelZero(Duration bound) throws InterruptedException {
+        long deadline = System.nanoTime() + bound.toNanos();
+        double level = Double.NaN;
+        while (System.nanoTime() < deadline) {
+            level = Double.NaN;
+            for (String name : fleet.liveInstances()) {
+                level = Platform.sum(platform.metrics(fleet.url(name)), "sluice_degradation_level");
+                if (!Double.isNaN(level)) {
+                    break;
+                }
+            }
+            if (level == 0) {
+                return;
+            }
+            TimeUnit.MILLISECONDS.sleep(500); // polling a gauge of another process, bounded
+        }
+        log("level still " + level + " after " + bound.toSeconds() + " s; starting anyway");
     }
 
     private void runEvents(ScenarioPlan plan, Timeline timeline, Context context, List<String> events) {
