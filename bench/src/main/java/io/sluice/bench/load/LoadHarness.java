@@ -28,10 +28,10 @@ public final class LoadHarness {
         HarnessOptions options = HarnessOptions.parse(args);
         List<String> names = options.scenarios().isEmpty()
             ? (options.shortMode() ? Scenarios.SHORT_DEFAULT : Scenarios.NAMES) : options.scenarios();
-        Scenarios sizing = new Scenarios(options.shortMode(), options.shortMode() ? 800 : 400, INTERACTIVE_PERMITS);
+        Scenarios sizing = new Scenarios(options.shortMode(), options.shortMode() ? 1600 : 1000, INTERACTIVE_PERMITS);
         Map<String, String> overrides = new LinkedHashMap<>();
-        overrides.put("sluice.degradation.up-after", options.shortMode() ? "2s" : "10s");
-        overrides.put("sluice.chat.load-window", options.shortMode() ? "4s" : "10s");
+        overrides.put("sluice.degradation.up-after", options.shortMode() ? "1s" : "10s");
+        overrides.put("sluice.chat.load-window", options.shortMode() ? "3s" : "10s");
         overrides.put("sluice.gateway.lanes.interactive.sentinel.open-for", "5s");
         overrides.put("sluice.gateway.lanes.intent.sentinel.open-for", "5s");
         overrides.put("sluice.gateway.lanes.intent.breaker.open-for", "5s");
@@ -55,7 +55,7 @@ public final class LoadHarness {
                 ScenarioRunner runner = new ScenarioRunner(fleet, mock, sizing, ALL_PERMITS, options.chaosScript(),
                     Duration.ofSeconds(30));
                 log("warming up both instances …");
-                runner.warmUp(options.shortMode() ? 16 : 48);
+                runner.warmUp(options.shortMode() ? 8 : 48);
                 for (String name : chaosScenarios) {
                     ScenarioPlan plan = sizing.plan(name);
                     log("scenario " + name + " (" + (int) plan.seconds() + " s): " + plan.title());

@@ -69,6 +69,27 @@ final class Report {
         for (ScenarioResult r : results) {
             scenario(r, dir);
         }
+        jmh();
+    }
+
+    /** The JMH microbenchmarks' own report (io.sluice.bench.jmh writes it), included as it is, headings one level down. */
+    private void jmh() {
+        Path file = Path.of("docs/benchmarks-jmh.md");
+        if (!Files.exists(file)) {
+            line("## Microbenchmarks (JMH)");
+            line("");
+            line("Not included: `docs/benchmarks-jmh.md` is not there (the JMH benchmarks write it).");
+            return;
+        }
+        try {
+            line("## Microbenchmarks (JMH, from docs/benchmarks-jmh.md)");
+            line("");
+            for (String l : Files.readAllLines(file)) {
+                line(l.startsWith("#") ? "#" + l : l);
+            }
+        } catch (IOException e) {
+            line("(could not read docs/benchmarks-jmh.md: " + e.getMessage() + ")");
+        }
     }
 
     private void headline(Setup s, List<ScenarioResult> results, List<FrontDoorBench.Leg> frontDoor) {

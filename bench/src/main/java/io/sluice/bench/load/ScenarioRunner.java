@@ -127,7 +127,7 @@ final class ScenarioRunner {
             sampler.shutdownNow();
             MockCounters counters = mock.counters();
             if (plan.hasFault() && plan.name().contains("surge") || plan.killsInstance()) {
-                peakCalls = callsPerSecond(timeline, plan.seconds() * 0.35, plan.seconds() * 0.55);
+                peakCalls = callsPerSecond(timeline, plan.seconds() * 0.3, plan.seconds() * 0.45);
             }
             return evaluate(plan, timeline, events, counters, context, permitsLeft, ids.size(), work, peakCalls);
         } finally {

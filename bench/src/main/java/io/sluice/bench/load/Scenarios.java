@@ -72,9 +72,9 @@ final class Scenarios {
     private ScenarioPlan surge(String name, String title, boolean kill) {
         double t = length();
         double up = t * 0.15;
-        double peak = t * 0.35;
-        double down = t * 0.55;
-        double end = t * 0.7;
+        double peak = t * 0.3;
+        double down = t * 0.45;
+        double end = t * 0.55;
         DoubleUnaryOperator rate = s -> {
             if (s < up) {
                 return steadyRate;
