@@ -2,9 +2,11 @@ package io.sluice.api.chat;
 
 import java.util.List;
 
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.api.admission.AdmissionProperties;
 import io.sluice.api.admission.PriorityAdmission;
+import io.sluice.api.intent.Priority;
 import io.sluice.api.ingress.GlobalLimiter;
 import io.sluice.api.ingress.LoadMonitor;
 import io.sluice.api.ingress.UserTokenBucket;
@@ -133,8 +135,13 @@ public class ChatConfiguration {
     }
 
     @Bean
-    PriorityAdmission priorityAdmission(AdmissionProperties properties) {
-        return new PriorityAdmission(properties);
+    PriorityAdmission priorityAdmission(AdmissionProperties properties, MeterRegistry meters) {
+        PriorityAdmission admission = new PriorityAdmission(properties);
+        for (Priority priority : Priority.values()) {
+            Gauge.builder("sluice.chat.admission.waiting", admission, a -> a.waiting(priority)).tag("priority", priority.name())
+                .description("requests waiting for an LLM answer slot on this instance, by class").register(meters);
+        }
+        return admission;
     }
 
     @Bean
