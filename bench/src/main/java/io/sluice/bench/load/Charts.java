@@ -103,7 +103,9 @@ final class Charts {
         XYSeries batch = new XYSeries("batch permits in use");
         XYSeries queue = new XYSeries("work queue (queued)");
         XYSeries provider = new XYSeries("provider calls in flight");
+        XYSeries admission = new XYSeries("admission queue (S+A+B, both instances)");
         for (Timeline.Sample s : samples) {
+            add(admission, s.second(), s.admissionQueue());
             add(interactive, s.second(), s.permitsInUse());
             add(batch, s.second(), s.permitsBatch());
             add(queue, s.second(), s.batchQueue());
@@ -113,6 +115,7 @@ final class Charts {
         data.addSeries(batch);
         data.addSeries(queue);
         data.addSeries(provider);
+        data.addSeries(admission);
         return new XYPlot(data, null, new NumberAxis("count"), new XYLineAndShapeRenderer(true, false));
     }
 

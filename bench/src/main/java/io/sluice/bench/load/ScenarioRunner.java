@@ -197,20 +197,26 @@ final class ScenarioRunner {
             double batch = Double.NaN;
             double level = Double.NaN;
             double batchQueue = Double.NaN;
+            double admissionQueue = Double.NaN;
             for (String name : fleet.liveInstances()) {
                 Map<String, Double> m = platform.metrics(fleet.url(name));
                 if (m.isEmpty()) {
                     continue;
                 }
-                // cluster-wide gauges: any live instance tells
-                permits = Platform.sum(m, "sluice_gateway_permits_used", "lane=\"interactive\"");
-                batch = Platform.sum(m, "sluice_gateway_permits_used", "lane=\"batch\"");
-                level = Platform.sum(m, "sluice_degradation_level");
-                batchQueue = Platform.sum(m, "sluice_batch_queue_depth", "state=\"QUEUED\"");
-                break;
+                double waiting = Platform.sum(m, "sluice_chat_admission_waiting"); // per instance: summed
+                if (!Double.isNaN(waiting)) {
+                    admissionQueue = (Double.isNaN(admissionQueue) ? 0 : admissionQueue) + waiting;
+                }
+                if (Double.isNaN(level)) {
+                    // cluster-wide gauges: any live instance tells
+                    permits = Platform.sum(m, "sluice_gateway_permits_used", "lane=\"interactive\"");
+                    batch = Platform.sum(m, "sluice_gateway_permits_used", "lane=\"batch\"");
+                    level = Platform.sum(m, "sluice_degradation_level");
+                    batchQueue = Platform.sum(m, "sluice_batch_queue_depth", "state=\"QUEUED\"");
+                }
             }
             MockCounters c = mock.counters();
-            timeline.sample(new Timeline.Sample(second, permits, batch, level, Double.NaN, batchQueue, c.served(),
+            timeline.sample(new Timeline.Sample(second, permits, batch, level, admissionQueue, batchQueue, c.served(),
                 c.requests(), c.rejected(), c.inFlight()));
         } catch (RuntimeException e) {
             // a sample lost (an instance restarting) is a gap in the chart, not a failure
