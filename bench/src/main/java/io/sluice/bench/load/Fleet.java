@@ -77,11 +77,18 @@ final class Fleet implements AutoCloseable {
 
     /** Starts the instance (its own data directory, shared database and Redis) and waits until healthy. */
     void startInstance(String name) throws IOException, InterruptedException {
+        startInstance(name, Map.of());
+    }
+
+    /** As {@link #startInstance(String)}, with settings for this instance only on top of the fleet's. */
+    void startInstance(String name, Map<String, String> extra) throws IOException, InterruptedException {
         Path data = options.workDir().resolve("instance-" + name);
         Files.createDirectories(data);
         List<String> command = new ArrayList<>(List.of(java(), "-Xmx640m", "-XX:+ExitOnOutOfMemoryError", "-jar",
             options.jar().toAbsolutePath().toString()));
-        overrides.forEach((key, value) -> command.add("--" + key + "=" + value));
+        Map<String, String> settings = new LinkedHashMap<>(overrides);
+        settings.putAll(extra);
+        settings.forEach((key, value) -> command.add("--" + key + "=" + value));
         Map<String, String> env = new LinkedHashMap<>();
         env.put("SLUICE_PORT", Integer.toString(port(name)));
         env.put("SLUICE_DATA_DIR", data.toAbsolutePath().toString());

@@ -58,6 +58,31 @@ final class FrontDoorBench {
     }
 
     private static Leg leg(String name, String url, String key, int connections, double seconds) throws InterruptedException {
+        return leg(name, url, key, connections, seconds, i -> "{\"model\":\"primary\",\"max_tokens\":16,\"user\":\"fd-" + i
+            + "\",\"messages\":[{\"role\":\"user\",\"content\":\"Where is my parcel? Order 4711.\"}]}", body -> true);
+    }
+
+    /**
+     * Chat-API throughput of answers that need no LLM, closed loop: semantic-cache hits (one eligible
+     * question asked by everyone, on the instance with the LLM) and FAQ-tier answers (personal questions,
+     * never cached, on the instance whose L0 is capped at F1). An answer counts only if it is what was meant.
+     */
+    static List<Leg> noLlmThroughput(String cacheInstance, String faqInstance, int connections, double seconds)
+            throws InterruptedException {
+        String chat = "/api/v1/chat";
+        String question = "{\"userId\":\"warm\",\"message\":\"退货的运费谁来出？\"}";
+        leg("cache warm", cacheInstance + chat, Fleet.API_KEY, 1, 1, i -> question, body -> true);
+        List<Leg> legs = new ArrayList<>();
+        legs.add(leg("cache hit", cacheInstance + chat, Fleet.API_KEY, connections, seconds,
+            i -> "{\"userId\":\"cache-" + i + "\",\"message\":\"退货的运费谁来出？\"}", body -> body.contains("\"cached\":true")));
+        legs.add(leg("FAQ tier (F1)", faqInstance + chat, Fleet.API_KEY, connections, seconds,
+            i -> "{\"userId\":\"faq-" + i + "\",\"message\":\"" + LoadGenerator.MESSAGES.get(i % LoadGenerator.MESSAGES.size())
+                .formatted("1390000" + (1000 + i)) + "\"}", body -> body.contains("\"tier\":\"F1\"")));
+        return legs;
+    }
+
+    private static Leg leg(String name, String url, String key, int connections, double seconds,
+            java.util.function.IntFunction<String> bodies, java.util.function.Predicate<String> meant) throws InterruptedException {
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(2))
             .build();
         ConcurrentHistogram latency = new ConcurrentHistogram(TimeUnit.SECONDS.toNanos(60), 2);
@@ -66,8 +91,7 @@ final class FrontDoorBench {
         long end = System.nanoTime() + (long) (seconds * 1e9);
         List<Thread> workers = new ArrayList<>();
         for (int i = 0; i < connections; i++) {
-            String body = "{\"model\":\"primary\",\"max_tokens\":16,\"user\":\"fd-" + i
-                + "\",\"messages\":[{\"role\":\"user\",\"content\":\"Where is my parcel? Order 4711.\"}]}";
+            String body = bodies.apply(i);
             HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10))
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));
             if (key != null) {
@@ -78,8 +102,8 @@ final class FrontDoorBench {
                 while (System.nanoTime() < end) {
                     long started = System.nanoTime();
                     try {
-                        HttpResponse<Void> r = http.send(request, HttpResponse.BodyHandlers.discarding());
-                        if (r.statusCode() == 200) {
+                        HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
+                        if (r.statusCode() == 200 && meant.test(r.body())) {
                             answers.incrementAndGet();
                             latency.recordValue(Math.min(latency.getHighestTrackableValue(), System.nanoTime() - started));
                         } else {

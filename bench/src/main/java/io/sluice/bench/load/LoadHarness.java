@@ -36,6 +36,14 @@ public final class LoadHarness {
         overrides.put("sluice.gateway.lanes.intent.sentinel.open-for", "5s");
         overrides.put("sluice.gateway.lanes.intent.breaker.open-for", "5s");
         overrides.put("sluice.ingress.auth.demo-client", "always");
+        Duration lease = Duration.ofSeconds(30);
+        if (options.shortMode()) {
+            // a killed instance's permits stay leased, and its level proposal counts, until these run out:
+            // shortened so the kill's recovery fits a 20 s scenario (full mode keeps the defaults, 30 s each)
+            lease = Duration.ofSeconds(8);
+            overrides.put("sluice.permits.lanes.interactive.lease", "8s");
+            overrides.put("sluice.degradation.proposal-ttl", "5s");
+        }
 
         String loadAtStart = Machine.loadAverage();
         Instant started = Instant.now();
@@ -52,8 +60,7 @@ public final class LoadHarness {
                 fleet.startInstance("a"); // first: creates the schema, the demo client and loads the sample knowledge
                 fleet.startInstance("b");
                 MockControl mock = new MockControl(fleet.mockUrl());
-                ScenarioRunner runner = new ScenarioRunner(fleet, mock, sizing, ALL_PERMITS, options.chaosScript(),
-                    Duration.ofSeconds(30));
+                ScenarioRunner runner = new ScenarioRunner(fleet, mock, sizing, ALL_PERMITS, options.chaosScript(), lease);
                 log("warming up both instances …");
                 runner.warmUp(options.shortMode() ? 8 : 48);
                 for (String name : chaosScenarios) {
@@ -76,8 +83,11 @@ public final class LoadHarness {
                 log("front door: one instance with permits and rate limits out of the way …");
                 fleet.startMock();
                 fleet.startInstance("a");
-                frontDoor.addAll(FrontDoorBench.run(fleet.url("a"), fleet.mockUrl(), new MockControl(fleet.mockUrl()),
-                    options.shortMode() ? 5 : 20));
+                // b answers every chat message at F1 (its L0 is capped there): the FAQ tier's throughput
+                fleet.startInstance("b", Map.of("sluice.degradation.levels.L0.highest-tier", "F1"));
+                double seconds = options.shortMode() ? 5 : 20;
+                frontDoor.addAll(FrontDoorBench.run(fleet.url("a"), fleet.mockUrl(), new MockControl(fleet.mockUrl()), seconds));
+                frontDoor.addAll(FrontDoorBench.noLlmThroughput(fleet.url("a"), fleet.url("b"), 16, seconds));
             }
         }
         Report.Setup setup = new Report.Setup(options, sizing, overrides, ALL_PERMITS, loadAtStart, Machine.loadAverage(),

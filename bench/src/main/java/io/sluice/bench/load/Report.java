@@ -58,7 +58,7 @@ final class Report {
             line(String.format("| [%s](#%s) | %d | %s | %s | %s | %s | %s | %d | %d | %d | %s | %s | %s | %s | %s | %s |",
                 r.plan().name(), r.plan().name(), t.total(), share(tiers, "F4", t), share(tiers, "F3", t), share(tiers, "F2", t),
                 share(tiers, "F1", t), share(tiers, "F0", t), t.count(Outcome.Kind.REJECTED), t.count(Outcome.Kind.UNAVAILABLE),
-                t.count(Outcome.Kind.VIOLATION), ms(h, 50), ms(h, 95), ms(h, 99), num(r.timeToDegrade()), num(r.timeToRecover()),
+                t.count(Outcome.Kind.VIOLATION), ms(h, 50), ms(h, 95), ms(h, 99), num1(r.timeToDegrade()), num(r.timeToRecover()),
                 r.passed() ? "pass" : "**FAIL**"));
         }
         line("");
@@ -106,14 +106,15 @@ final class Report {
             StringBuilder w = new StringBuilder();
             for (Map.Entry<String, Histogram> e : waits.entrySet()) {
                 Histogram h = e.getValue();
-                w.append(e.getKey()).append(": ").append(h.getTotalCount() == 0 ? "—" : String.format("p50 %d / p95 %d / p99 %d ms",
-                    h.getValueAtPercentile(50), h.getValueAtPercentile(95), h.getValueAtPercentile(99))).append("; ");
+                w.append(e.getKey()).append(": ").append(h.getTotalCount() == 0 ? "—" : String.format("p50 %d / p95 %d / p99 %d ms (n %d)",
+                    h.getValueAtPercentile(50), h.getValueAtPercentile(95), h.getValueAtPercentile(99), h.getTotalCount()))
+                    .append("; ");
             }
-            line("| S/A/B admission wait under surge | " + w + " | `queueWaitMs` of answered requests in the surge scenario |");
+            line("| S/A/B admission wait under surge | " + w + " | `queueWaitMs` of the LLM-tier answers (F4–F2) in the surge scenario; F1 answers never queue |");
         });
         find(results, "provider-hang").ifPresent(r -> line(String.format(
-            "| time to degrade (provider hang) | %s s | first second after the hang whose F4 share is below half the baseline (1 s resolution) |",
-            num(r.timeToDegrade()))));
+            "| time to degrade (provider hang) | %s s | hang begins → first degraded (non-F4) answer delivered to a request sent after it |",
+            num1(r.timeToDegrade()))));
         for (ScenarioResult r : results) {
             if (r.plan().hasFault()) {
                 line(String.format("| time to recover (%s) | %s s | fault end → F4 share over 3 s back to ≥ 80 %% of the %.0f %% baseline |",
@@ -129,10 +130,20 @@ final class Report {
         }
         line("| gateway overhead | see [benchmarks-gateway.md](benchmarks-gateway.md) | `GatewayOverheadBenchmark`: governed call vs direct Spring AI call at 0 ms |");
         line("| hot-path microbenchmarks | see [benchmarks-jmh.md](benchmarks-jmh.md) | JMH (admission queue, token bucket, cache lookup, intent) |");
-        line("| cache-hit / FAQ-tier throughput | see [benchmarks-knowledge.md](benchmarks-knowledge.md) and the chat benches | not measured by this harness yet |");
+        boolean noLlm = false;
+        for (FrontDoorBench.Leg leg : frontDoor) {
+            if (leg.target().equals("cache hit") || leg.target().startsWith("FAQ")) {
+                noLlm = true;
+                line(String.format("| %s throughput | %.0f answers/s (p50 %s ms, p99 %s ms) | `POST /api/v1/chat`, one instance, %d connections closed loop, only answers of that kind counted |",
+                    leg.target(), leg.perSecond(), ms(leg.latency(), 50), ms(leg.latency(), 99), leg.connections()));
+            }
+        }
+        if (!noLlm) {
+            line("| cache-hit / FAQ-tier throughput | not run | measured with the front door (`--scenarios frontdoor`) |");
+        }
         line("");
         if (!frontDoor.isEmpty()) {
-            line("### Front door");
+            line("### Front door, cache hits, FAQ tier");
             line("");
             line("| target | connections | answers/s | failures | p50 ms | p99 ms |");
             line("|---|---:|---:|---:|---:|---:|");
@@ -164,7 +175,9 @@ final class Report {
         s.overrides().forEach((k, v) -> line("  * `" + k + "=" + v + "`"));
         line("");
         line("  The recovery knobs are shortened so a scenario of " + (int) z.length() + " s can show recovery; with the defaults "
-            + "(up-after 3m, load-window 30s, breakers open 30–60 s) recovery takes minutes by design.");
+            + "(up-after 3m, load-window 30s, breakers open 30–60 s) recovery takes minutes by design. After a kill -9 the dead "
+            + "instance's interactive permits stay leased and its level proposal counts until they time out (30 s each by "
+            + "default; shortened in short mode only).");
         line("* Method: an open-loop generator on HdrHistogram (`io.sluice.bench.load.LoadGenerator`) posts to `/api/v1/chat`, "
             + "round robin over the live instances, mixed intents (S complaint, A refund/payment, B logistics/returns/…), "
             + "5 000 users; every message carries a phone number, so no turn is served from the semantic cache. Requests leave "
@@ -248,6 +261,10 @@ final class Report {
 
     private static String ms(Histogram h, double p) {
         return h.getTotalCount() == 0 ? "—" : String.format("%.0f", h.getValueAtPercentile(p) / 1e6);
+    }
+
+    private static String num1(double v) {
+        return Double.isNaN(v) ? "—" : String.format("%.1f", v);
     }
 
     private static String num(double v) {

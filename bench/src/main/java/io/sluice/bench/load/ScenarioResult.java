@@ -12,7 +12,7 @@ import io.sluice.mock.MockCounters;
  * @param checks          the invariants, each with what was measured
  * @param events          what was done when (second, label)
  * @param mock            the mock's counters at the end
- * @param timeToDegrade   seconds from the fault to the first second whose F4 share fell below half the baseline (NaN = never)
+ * @param timeToDegrade   seconds from the fault to the first degraded (non-F4) answer delivered for a request sent after it (NaN = none)
  * @param timeToRecover   seconds from the fault's end to the F4 share being back (NaN = not within the run)
  * @param baselineF4      F4 share before the fault
  * @param llmCallsPerSecondAtPeak provider calls answered per second while the offered load was highest

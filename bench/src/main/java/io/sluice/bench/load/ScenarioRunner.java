@@ -350,13 +350,7 @@ final class ScenarioRunner {
         double degrade = Double.NaN;
         double recover = Double.NaN;
         if (plan.hasFault()) {
-            for (int s = (int) Math.floor(plan.faultStart()); s < plan.seconds(); s++) {
-                double share = timeline.f4Share(s, s + 1);
-                if (!Double.isNaN(share) && share < baseline * 0.5) {
-                    degrade = s - plan.faultStart();
-                    break;
-                }
-            }
+            degrade = timeline.firstDegradedAnswerAfter(plan.faultStart());
             for (int s = (int) Math.ceil(plan.faultEnd()); s + 3 <= plan.seconds(); s++) {
                 double share = timeline.f4Share(s, s + 3);
                 if (!Double.isNaN(share) && share >= baseline * 0.8) {

@@ -49,6 +49,8 @@ final class Timeline {
     private final Map<Outcome.Kind, Integer> kinds = new EnumMap<>(Outcome.Kind.class);
     private final Map<String, Integer> tiers = new TreeMap<>();
     private int notSent;
+    /** Answers as {due second, answered second, 1 if F4 else 0}: time to degrade is read from these. */
+    private final List<double[]> answers = new ArrayList<>();
 
     Timeline(long startNanos) {
         this.startNanos = startNanos;
@@ -86,8 +88,11 @@ final class Timeline {
             long ns = Math.min(MAX_LATENCY_NS, Math.max(1, outcome.latencyNs()));
             s.latency.recordValue(ns);
             latency.recordValue(ns);
+            double due = (intendedNanos - startNanos) / 1e9;
+            answers.add(new double[] {due, due + outcome.latencyNs() / 1e9, outcome.f4() ? 1 : 0});
             Histogram wait = waitByPriority.get(outcome.priority());
-            if (wait != null) {
+            // the admission wait of answers that went through admission (an LLM tier); F1 answers never queue
+            if (wait != null && !outcome.cached() && List.of("F4", "F3", "F2").contains(outcome.tier())) {
                 wait.recordValue(Math.min(wait.getHighestTrackableValue(), Math.max(0, outcome.queueWaitMs())));
             }
         } else if (outcome.kind() == Outcome.Kind.VIOLATION && violations.size() < 1000) {
@@ -138,6 +143,17 @@ final class Timeline {
 
     synchronized int notSentCount() {
         return notSent;
+    }
+
+    /** Seconds from {@code from} to the first non-F4 answer delivered for a request due at or after it (NaN = none). */
+    synchronized double firstDegradedAnswerAfter(double from) {
+        double first = Double.NaN;
+        for (double[] a : answers) {
+            if (a[0] >= from && a[2] == 0 && (Double.isNaN(first) || a[1] < first)) {
+                first = a[1];
+            }
+        }
+        return Double.isNaN(first) ? Double.NaN : first - from;
     }
 
     /** F4 answers ÷ answers among requests due in [from, to) seconds; NaN when none answered. */
