@@ -17,10 +17,12 @@ import java.util.function.DoubleUnaryOperator;
  * @param rateLimitStorm the mock's own 429s during the fault are expected (not Sluice's doing)
  * @param killsInstance one instance is killed with -9 during the fault
  * @param workItems     work items submitted through the task API at the start (0 = none)
+ * @param peakFrom      a surge's highest offered load starts here (negative = no surge)
+ * @param peakTo        and ends here
  */
 record ScenarioPlan(String name, String title, double seconds, DoubleUnaryOperator rate, List<Event> events,
         double faultStart, double faultEnd, double recoveryBound, boolean rateLimitStorm, boolean killsInstance,
-        int workItems) {
+        int workItems, double peakFrom, double peakTo) {
 
     /** Something done to the system at a second of the scenario. */
     record Event(double at, String label, Action action) {

@@ -126,8 +126,8 @@ final class ScenarioRunner {
             Map<String, Long> work = ids.isEmpty() ? Map.of() : awaitWork(ids, Duration.ofSeconds(sizing.shortMode ? 90 : 300));
             sampler.shutdownNow();
             MockCounters counters = mock.counters();
-            if (plan.hasFault() && plan.name().contains("surge") || plan.killsInstance()) {
-                peakCalls = callsPerSecond(timeline, plan.seconds() * 0.3, plan.seconds() * 0.45);
+            if (plan.peakFrom() >= 0) {
+                peakCalls = callsPerSecond(timeline, plan.peakFrom(), plan.peakTo());
             }
             return evaluate(plan, timeline, events, counters, context, permitsLeft, ids.size(), work, peakCalls);
         } finally {

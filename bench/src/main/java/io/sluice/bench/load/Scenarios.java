@@ -46,7 +46,7 @@ final class Scenarios {
         double bound = t - faultEnd - (shortMode ? 2 : 10);
         return switch (name) {
             case "steady" -> new ScenarioPlan(name, "mixed intents and users at 40 % of capacity", t, constant(steadyRate),
-                List.of(), -1, -1, 0, false, false, 0);
+                List.of(), -1, -1, 0, false, false, 0, -1, -1);
             case "surge" -> surge(name, "offered load ramps to 5× capacity and back", false);
             case "instance-kill" -> surge(name, "surge; kill -9 of instance b at the peak", true);
             case "provider-slow" -> fault(name, "provider p99 = 10× normal latency (2 % of calls take 10×)", pre, faultEnd, bound,
@@ -64,7 +64,7 @@ final class Scenarios {
                 bound, "postgres-restart");
             case "batch-online" -> new ScenarioPlan(name, "work items drained at full speed under steady online load", t,
                 constant(steadyRate), List.of(new ScenarioPlan.Event(0.5, "drain job started",
-                    ScenarioRunner.Context::startDrain)), -1, -1, 0, false, false, shortMode ? 40 : 400);
+                    ScenarioRunner.Context::startDrain)), -1, -1, 0, false, false, shortMode ? 40 : 400, -1, -1);
             default -> throw new IllegalArgumentException("no plan for " + name);
         };
     }
@@ -94,21 +94,21 @@ final class Scenarios {
         if (kill) {
             events.add(new ScenarioPlan.Event(peak, "kill -9 instance b", c -> c.kill("b")));
         }
-        return new ScenarioPlan(name, title, t, rate, events, up, end, t - end - (shortMode ? 1 : 5), false, kill, 0);
+        return new ScenarioPlan(name, title, t, rate, events, up, end, t - end - (shortMode ? 1 : 5), false, kill, 0, peak, down);
     }
 
     private ScenarioPlan fault(String name, String title, double start, double end, double bound, Map<String, Object> on,
             Map<String, Object> off, boolean storm) {
         return new ScenarioPlan(name, title, length(), constant(steadyRate), List.of(
             new ScenarioPlan.Event(start, "fault on: " + on, c -> c.mock().scenario(on)),
-            new ScenarioPlan.Event(end, "fault off", c -> c.mock().scenario(off))), start, end, bound, storm, false, 0);
+            new ScenarioPlan.Event(end, "fault off", c -> c.mock().scenario(off))), start, end, bound, storm, false, 0, -1, -1);
     }
 
     private ScenarioPlan chaos(String name, String title, double start, double bound, String command) {
         double down = 3;
         return new ScenarioPlan(name, title, length(), constant(steadyRate), List.of(
             new ScenarioPlan.Event(start, command + " (down " + (int) down + " s)", c -> c.chaos(command, down))),
-            start, start + down, bound + (length() * 0.5 - start - down), false, false, 0);
+            start, start + down, bound + (length() * 0.5 - start - down), false, false, 0, -1, -1);
     }
 
     private static DoubleUnaryOperator constant(double rate) {
