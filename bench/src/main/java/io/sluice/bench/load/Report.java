@@ -100,7 +100,7 @@ final class Report {
         line("|---|---|---|");
         find(results, "surge").ifPresent(r -> {
             double util = r.llmCallsPerSecondAtPeak() / z.capacity;
-            line(String.format("| utilization under surge | %.2f (%.1f LLM calls/s ÷ %.1f) | provider calls answered per second at the surge's peak ÷ Little's-law limit (%d interactive permits ÷ %d ms); target ≥ 0.95 |",
+            line(String.format("| utilization under surge | %.2f (%.1f LLM calls/s ÷ %.1f) | provider calls answered per second at the surge's peak (1 s samples; includes intent-lane calls, so it can pass 1) ÷ Little's-law limit (%d interactive permits ÷ %d ms); target ≥ 0.95 |",
                 util, r.llmCallsPerSecondAtPeak(), z.capacity, z.permits, z.latencyMs));
             Map<String, Histogram> waits = r.timeline().waitByPriority();
             StringBuilder w = new StringBuilder();
@@ -145,7 +145,7 @@ final class Report {
         if (!frontDoor.isEmpty()) {
             line("### Front door, cache hits, FAQ tier");
             line("");
-            line("| target | connections | answers/s | failures | p50 ms | p99 ms |");
+            line("| target | connections | answers/s (of the kind meant) | other answers or errors | p50 ms | p99 ms |");
             line("|---|---:|---:|---:|---:|---:|");
             for (FrontDoorBench.Leg leg : frontDoor) {
                 line(String.format("| %s | %d | %.0f | %d | %s | %s |", leg.target(), leg.connections(), leg.perSecond(),
