@@ -36,6 +36,7 @@ public final class LoadHarness {
         overrides.put("sluice.gateway.lanes.intent.sentinel.open-for", "5s");
         overrides.put("sluice.gateway.lanes.intent.breaker.open-for", "5s");
         overrides.put("sluice.ingress.auth.demo-client", "always");
+        overrides.put("server.address", "127.0.0.1"); // loopback only
         Duration lease = Duration.ofSeconds(30);
         if (options.shortMode()) {
             // a killed instance's permits stay leased, and its level proposal counts, until these run out:
