@@ -201,11 +201,12 @@ final class Report {
         line("scripts/bench.sh --scenarios surge,provider-hang,frontdoor");
         line("```");
         line("");
-        line("It starts PostgreSQL + pgvector and Redis with `scripts/services-up.sh` (a fresh database `sluice_bench`; or set "
-            + "`SLUICE_BENCH_DB_URL` / `SLUICE_BENCH_REDIS_URL`), builds the jar when the sources are newer, and stops every "
-            + "process it started (shutdown hook and finally). The redis-restart and postgres-restart scenarios restart "
-            + "those servers with `scripts/bench-chaos.sh` (`SLUICE_BENCH_PG_DATA` names another chroot data directory). "
-            + "Exit status 1 when an invariant broke.");
+        line("Servers: the restart scenarios restart them, so with the debootstrap chroot of `scripts/services-up.sh` the "
+            + "command runs a PostgreSQL cluster (port 55440) and a redis-server (port 56440) of its own, a fresh database "
+            + "`sluice_bench` each run, and stops both at the end; with Docker Compose it uses (and restarts) the compose "
+            + "services; `SLUICE_BENCH_DB_URL` / `SLUICE_BENCH_REDIS_URL` point it at servers of yours. It builds the jar "
+            + "when the sources are newer and stops every process it started (shutdown hook and finally). Exit status 1 when "
+            + "an invariant broke.");
         line("");
         line("Invariants, checked in every scenario (the run fails if one breaks):");
         line("");
