@@ -50,9 +50,9 @@ final class FrontDoorBench {
             "errorRate", 0.0, "rateLimitRate", 0.0, "tailProbability", 0.0));
         List<Leg> legs = new ArrayList<>();
         for (int connections : new int[] {32, 128}) {
-            // warm both paths, then measure them one after the other
-            leg("direct", mockBase + "/v1/chat/completions", null, connections, 2);
-            leg("sluice", sluiceBase + "/v1/chat/completions", Fleet.API_KEY, connections, 2);
+            // warm both paths (JIT, pools) as long as a measured leg, then measure them one after the other
+            leg("direct", mockBase + "/v1/chat/completions", null, connections, seconds);
+            leg("sluice", sluiceBase + "/v1/chat/completions", Fleet.API_KEY, connections, seconds);
             legs.add(leg("direct", mockBase + "/v1/chat/completions", null, connections, seconds));
             legs.add(leg("sluice", sluiceBase + "/v1/chat/completions", Fleet.API_KEY, connections, seconds));
         }
