@@ -58,6 +58,21 @@ final class Machine {
         return System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version");
     }
 
+    /** Spring Boot (from its jar) and Spring AI (from the build's pom.xml, run from the repository root). */
+    static String frameworks() {
+        String ai = "unknown";
+        try {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("<spring-ai.version>([^<]+)<")
+                .matcher(Files.readString(Path.of("pom.xml")));
+            if (m.find()) {
+                ai = m.group(1);
+            }
+        } catch (IOException e) {
+            // not run from the repository root
+        }
+        return "Spring Boot " + org.springframework.boot.SpringBootVersion.getVersion() + ", Spring AI " + ai;
+    }
+
     static String postgres(String jdbcUrl) {
         try (Connection c = DriverManager.getConnection(jdbcUrl); ResultSet rs = c.createStatement().executeQuery(
                 "select current_setting('server_version'), (select extversion from pg_extension where extname = 'vector')")) {

@@ -163,7 +163,8 @@ final class Report {
         line("* Machine: " + Runtime.getRuntime().availableProcessors() + " CPUs (" + Machine.cpuModel() + "), "
             + Machine.memory() + " memory; load average (1/5/15 min) " + s.loadAtStart() + " at the start, " + s.loadAtEnd()
             + " at the end. Harness, mock and both instances share the machine.");
-        line("* Java: " + Machine.java() + "; " + s.postgres() + "; " + s.redis() + "; all on loopback.");
+        line("* Versions: " + Machine.java() + "; " + Machine.frameworks() + "; " + s.postgres() + "; " + s.redis()
+            + "; all on loopback.");
         line("* Processes: the mock provider (`io.sluice.mock.MockProviderMain`, -Xmx256m) and two platform instances "
             + "(`app/target/sluice.jar`, -Xmx640m, external mode: one PostgreSQL database and one Redis shared), each its own JVM.");
         line(String.format("* Provider: %d ms fixed latency, 16-token answers; concurrency cap %d (= all lanes' permits: above it the mock answers 429).",
