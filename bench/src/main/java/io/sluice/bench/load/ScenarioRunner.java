@@ -137,6 +137,7 @@ final class ScenarioRunner {
 
     /** Warms each live instance's code paths (JIT, pools, caches of the embedder) before anything is measured. */
     void warmUp(int perInstance) throws IOException, InterruptedException {
+        mock.scenario(Map.of("latency", "FIXED", "latencyMs", 0)); // warming code paths, not waiting for the provider
         for (String name : fleet.liveInstances()) {
             for (int i = 0; i < perInstance; i++) {
                 String message = LoadGenerator.MESSAGES.get(i % LoadGenerator.MESSAGES.size()).formatted("1380000" + (1000 + i));
@@ -366,7 +367,9 @@ final class ScenarioRunner {
         return new ScenarioResult(plan, timeline, checks, events, counters, degrade, recover, baseline, peakCalls);
     }
 
+    private static final long STARTED = System.nanoTime();
+
     static void log(String message) {
-        System.out.println("[bench] " + message);
+        System.out.printf("[bench %4ds] %s%n", (System.nanoTime() - STARTED) / 1_000_000_000L, message);
     }
 }
