@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test against real services: PostgreSQL 17 + pgvector and Redis on loopback, given by
 # scripts/services-up.sh (installed and started on first use, reused afterwards). Each run starts
-# from a fresh database. Extra arguments go to Maven (e.g. -pl knowledge -am).
+# from a fresh database. Extra arguments go to Maven (e.g. -pl knowledge -am). A full run (no
+# arguments) ends with the load harness's smoke test (scripts/bench.sh --short --smoke).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ -z "${SLUICE_DB_URL:-}" ]; then export SLUICE_FRESH_DB="${SLUICE_FRESH_DB:-sluice_test}"; fi
@@ -16,4 +17,9 @@ if ! { [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ] && fc-list 2>/de
   fi
 fi
 echo "[test] database: ${SLUICE_DB_URL%%\?*}  redis: $SLUICE_REDIS_URL" >&2
-exec ./mvnw -B -ntp verify "$@"
+./mvnw -B -ntp verify "$@"
+# then the load/chaos harness in short mode, a smoke test of its invariants (not of speed); a full
+# test run only (no extra Maven arguments); SLUICE_BENCH_SMOKE=0 skips it
+if [ $# -eq 0 ] && [ "${SLUICE_BENCH_SMOKE:-1}" != 0 ]; then
+  bash scripts/bench.sh --short --smoke
+fi

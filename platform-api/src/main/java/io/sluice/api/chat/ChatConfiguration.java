@@ -3,11 +3,13 @@ package io.sluice.api.chat;
 import java.util.List;
 import java.util.function.IntSupplier;
 
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.api.admission.AdmissionProperties;
 import io.sluice.api.admission.ClusterAdmissionProperties;
 import io.sluice.api.admission.PriorityAdmission;
 import io.sluice.api.admission.RedisClusterOrder;
+import io.sluice.api.intent.Priority;
 import io.sluice.api.ingress.GlobalLimiter;
 import io.sluice.api.ingress.LoadMonitor;
 import io.sluice.api.ingress.UserTokenBucket;
@@ -145,12 +147,19 @@ public class ChatConfiguration {
     @Bean
     PriorityAdmission priorityAdmission(AdmissionProperties properties, ClusterAdmissionProperties cluster,
             RedissonClient redisson, ClusterPermits permits, MeterRegistry meters) {
+        PriorityAdmission admission;
         if (!cluster.enabled()) {
-            return new PriorityAdmission(properties);
+            admission = new PriorityAdmission(properties);
+        } else {
+            IntSupplier capacity = cluster.capacity() > 0 ? cluster::capacity : () -> permits.size(Lane.INTERACTIVE.key());
+            admission = new PriorityAdmission(properties,
+                new RedisClusterOrder(redisson, cluster, capacity, properties.capacity(), meters));
         }
-        IntSupplier capacity = cluster.capacity() > 0 ? cluster::capacity : () -> permits.size(Lane.INTERACTIVE.key());
-        return new PriorityAdmission(properties,
-            new RedisClusterOrder(redisson, cluster, capacity, properties.capacity(), meters));
+        for (Priority priority : Priority.values()) {
+            Gauge.builder("sluice.chat.admission.waiting", admission, a -> a.waiting(priority)).tag("priority", priority.name())
+                .description("requests waiting for an LLM answer slot on this instance, by class").register(meters);
+        }
+        return admission;
     }
 
     @Bean

@@ -1,0 +1,205 @@
+package io.sluice.bench.load;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The processes under test: the mock provider and two platform instances in external mode, each its
+ * own JVM on loopback. Every start waits a bounded time; {@link #close()} (also run by a shutdown hook)
+ * stops every child it started, forcibly if it does not stop within 20 s.
+ */
+final class Fleet implements AutoCloseable {
+
+    static final String API_KEY = "sluice-bench-key-0123456789abcdef";
+    private static final Duration START_TIMEOUT = Duration.ofMinutes(5);
+
+    private final HarnessOptions options;
+    private final Map<String, String> overrides;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final List<Process> children = new ArrayList<>();
+    private final Map<String, Process> instances = new LinkedHashMap<>();
+    private Process mock;
+    private final Thread hook = new Thread(this::close, "bench-fleet-stop");
+
+    Fleet(HarnessOptions options, Map<String, String> overrides) {
+        this.options = options;
+        this.overrides = Map.copyOf(overrides);
+        Runtime.getRuntime().addShutdownHook(hook);
+    }
+
+    int mockPort() {
+        return options.basePort();
+    }
+
+    String mockUrl() {
+        return "http://127.0.0.1:" + mockPort();
+    }
+
+    static List<String> instanceNames() {
+        return List.of("a", "b");
+    }
+
+    int port(String instance) {
+        return options.basePort() + 1 + instanceNames().indexOf(instance);
+    }
+
+    String url(String instance) {
+        return "http://127.0.0.1:" + port(instance);
+    }
+
+    boolean alive(String instance) {
+        Process p = instances.get(instance);
+        return p != null && p.isAlive();
+    }
+
+    List<String> liveInstances() {
+        return instanceNames().stream().filter(this::alive).toList();
+    }
+
+    void startMock() throws IOException, InterruptedException {
+        Files.createDirectories(options.workDir());
+        List<String> command = List.of(java(), "-Xmx256m", "-cp", System.getProperty("java.class.path"),
+            "io.sluice.mock.MockProviderMain", Integer.toString(mockPort()), "42");
+        mock = spawn(command, Map.of(), options.workDir().resolve("mock.log"));
+        awaitUp(mock, URI.create(mockUrl() + "/_mock/counters"), "mock provider");
+    }
+
+    /** Starts the instance (its own data directory, shared database and Redis) and waits until healthy. */
+    void startInstance(String name) throws IOException, InterruptedException {
+        startInstance(name, Map.of());
+    }
+
+    /** As {@link #startInstance(String)}, with settings for this instance only on top of the fleet's. */
+    void startInstance(String name, Map<String, String> extra) throws IOException, InterruptedException {
+        Path data = options.workDir().resolve("instance-" + name);
+        Files.createDirectories(data);
+        List<String> command = new ArrayList<>(List.of(java(), "-Xmx640m", "-XX:+ExitOnOutOfMemoryError", "-jar",
+            options.jar().toAbsolutePath().toString()));
+        Map<String, String> settings = new LinkedHashMap<>(overrides);
+        settings.putAll(extra);
+        settings.forEach((key, value) -> command.add("--" + key + "=" + value));
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("SLUICE_PORT", Integer.toString(port(name)));
+        env.put("SLUICE_DATA_DIR", data.toAbsolutePath().toString());
+        env.put("SLUICE_DB_URL", options.dbUrl());
+        env.put("SLUICE_REDIS_URL", options.redisUrl());
+        env.put("SLUICE_LLM_BASE_URL", mockUrl() + "/v1");
+        env.put("SLUICE_LLM_API_KEY", "bench-provider-key");
+        env.put("SLUICE_DEMO_API_KEY", API_KEY);
+        env.put("SLUICE_WORKER_ID", "bench-" + name);
+        Path log = options.workDir().resolve("instance-" + name + ".log");
+        long logStart = Files.exists(log) ? Files.size(log) : 0;
+        Process process = spawn(command, env, log);
+        instances.put(name, process);
+        awaitUp(process, URI.create(url(name) + "/actuator/health"), "instance " + name);
+        awaitKnowledge(process, log, logStart, name);
+    }
+
+    /**
+     * The sample knowledge base loads (first instance) or the local index is rebuilt from the database
+     * (the others) in the background after start; scenarios measure the platform after that, not
+     * competing with it. The only sign is the bootstrap's log line.
+     */
+    private void awaitKnowledge(Process process, Path log, long from, String name) throws IOException, InterruptedException {
+        List<String> markers = List.of("sample knowledge base loaded", "local knowledge index rebuilt",
+            "knowledge bootstrap stopped");
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        while (System.nanoTime() < deadline && process.isAlive()) {
+            String text;
+            try (var in = Files.newInputStream(log)) {
+                in.skipNBytes(from);
+                text = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            }
+            for (String marker : markers) {
+                if (text.contains(marker)) {
+                    ScenarioRunner.log("instance " + name + ": " + marker);
+                    return;
+                }
+            }
+            TimeUnit.SECONDS.sleep(1); // polling a child's log, bounded by the deadline
+        }
+        throw new IllegalStateException("instance " + name + ": knowledge bootstrap did not finish within " + START_TIMEOUT);
+    }
+
+    /** kill -9: the instance gets no chance to release anything. */
+    void kill(String name) throws InterruptedException {
+        Process p = instances.get(name);
+        if (p != null) {
+            p.destroyForcibly();
+            p.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    private Process spawn(List<String> command, Map<String, String> env, Path log) throws IOException {
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        builder.environment().putAll(env);
+        Process process = builder.start();
+        synchronized (children) {
+            children.add(process);
+        }
+        return process;
+    }
+
+    private void awaitUp(Process process, URI probe, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException(what + " exited with " + process.exitValue() + " while starting (log in "
+                    + options.workDir() + ")");
+            }
+            try {
+                HttpResponse<String> response = http.send(HttpRequest.newBuilder(probe).timeout(Duration.ofSeconds(5)).GET()
+                    .build(), HttpResponse.BodyHandlers.ofString());
+                if (response.statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException notYet) {
+                // not listening yet
+            }
+            TimeUnit.MILLISECONDS.sleep(500); // polling a child process's start, bounded by the deadline
+        }
+        throw new IllegalStateException(what + " did not become healthy within " + START_TIMEOUT);
+    }
+
+    private static String java() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    @Override
+    public void close() {
+        List<Process> all;
+        synchronized (children) {
+            all = List.copyOf(children);
+            children.clear();
+        }
+        all.forEach(Process::destroy);
+        for (Process p : all) {
+            try {
+                if (!p.waitFor(20, TimeUnit.SECONDS)) {
+                    p.destroyForcibly();
+                    p.waitFor(5, TimeUnit.SECONDS);
+                }
+            } catch (InterruptedException e) {
+                p.destroyForcibly();
+                Thread.currentThread().interrupt();
+            }
+        }
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            // called from the hook itself
+        }
+    }
+}

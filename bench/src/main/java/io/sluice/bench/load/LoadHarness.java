@@ -1,0 +1,119 @@
+package io.sluice.bench.load;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The load, chaos and benchmark harness (issue 8), run by {@code scripts/bench.sh}: starts the mock
+ * provider and two platform instances in external mode, runs the scenarios, checks the invariants,
+ * writes {@code benchmarks.md} with a chart per scenario. Exit status 1 when an invariant broke.
+ */
+public final class LoadHarness {
+
+    /** Interactive permits (application.yml default) and all lanes' permits (interactive 8 + intent 4 + batch 4). */
+    static final int INTERACTIVE_PERMITS = 8;
+    static final int ALL_PERMITS = 16;
+
+    private LoadHarness() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        System.setProperty("java.awt.headless", "true");
+        HarnessOptions options = HarnessOptions.parse(args);
+        List<String> names = options.scenarios().isEmpty()
+            ? (options.shortMode() ? Scenarios.SHORT_DEFAULT : Scenarios.NAMES) : options.scenarios();
+        Scenarios sizing = new Scenarios(options.shortMode(), options.shortMode() ? 1600 : 1000, INTERACTIVE_PERMITS);
+        Map<String, String> overrides = new LinkedHashMap<>();
+        overrides.put("sluice.degradation.up-after", options.shortMode() ? "1s" : "10s");
+        overrides.put("sluice.chat.load-window", options.shortMode() ? "3s" : "10s");
+        overrides.put("sluice.gateway.lanes.interactive.sentinel.open-for", "5s");
+        overrides.put("sluice.gateway.lanes.intent.sentinel.open-for", "5s");
+        overrides.put("sluice.gateway.lanes.intent.breaker.open-for", "5s");
+        overrides.put("sluice.ingress.auth.demo-client", "always");
+        overrides.put("server.address", "127.0.0.1"); // loopback only
+        Duration lease = Duration.ofSeconds(30);
+        if (options.shortMode()) {
+            // a killed instance's permits stay leased, and its level proposal counts, until these run out:
+            // shortened so the kill's recovery fits a 20 s scenario (full mode keeps the defaults, 30 s each)
+            lease = Duration.ofSeconds(8);
+            overrides.put("sluice.permits.lanes.interactive.lease", "8s");
+            overrides.put("sluice.degradation.proposal-ttl", "5s");
+        }
+
+        String loadAtStart = Machine.loadAverage();
+        Instant started = Instant.now();
+        List<ScenarioResult> results = new ArrayList<>();
+        List<FrontDoorBench.Leg> frontDoor = new ArrayList<>();
+        deleteRecursively(options.workDir()); // harness-owned: logs and instance data of the previous run
+        Path charts = options.outDir().resolve("bench");
+        Files.createDirectories(charts);
+        List<String> chaosScenarios = names.stream().filter(n -> !n.equals("frontdoor")).toList();
+        if (!chaosScenarios.isEmpty()) {
+            try (Fleet fleet = new Fleet(options, overrides)) {
+                log("starting the mock provider and instances a, b (external mode) …");
+                fleet.startMock();
+                fleet.startInstance("a"); // first: creates the schema, the demo client and loads the sample knowledge
+                fleet.startInstance("b");
+                MockControl mock = new MockControl(fleet.mockUrl());
+                ScenarioRunner runner = new ScenarioRunner(fleet, mock, sizing, ALL_PERMITS, options.chaosScript(), lease);
+                log("warming up both instances …");
+                runner.warmUp(options.shortMode() ? 8 : 48);
+                for (String name : chaosScenarios) {
+                    ScenarioPlan plan = sizing.plan(name);
+                    log("scenario " + name + " (" + (int) plan.seconds() + " s): " + plan.title());
+                    ScenarioResult result = runner.run(plan);
+                    results.add(result);
+                    Charts.timeline(result, charts.resolve(name + ".png"));
+                    result.checks().forEach(c -> log("  " + (c.passed() ? "ok  " : "FAIL") + " " + c.name() + ": " + c.measured()));
+                }
+            }
+        }
+        if (names.contains("frontdoor")) {
+            HarnessOptions shifted = new HarnessOptions(options.shortMode(), options.smoke(), options.scenarios(), options.jar(),
+                options.outDir(), options.workDir().resolve("frontdoor"), options.dbUrl(), options.redisUrl(),
+                options.chaosScript(), options.basePort() + 10);
+            Map<String, String> fdOverrides = new LinkedHashMap<>(overrides);
+            fdOverrides.putAll(FrontDoorBench.OVERRIDES);
+            try (Fleet fleet = new Fleet(shifted, fdOverrides)) {
+                log("front door: one instance with permits and rate limits out of the way …");
+                fleet.startMock();
+                fleet.startInstance("a");
+                // b answers every chat message at F1 (its L0 is capped there): the FAQ tier's throughput
+                fleet.startInstance("b", Map.of("sluice.degradation.levels.L0.highest-tier", "F1"));
+                double seconds = options.shortMode() ? 5 : 20;
+                frontDoor.addAll(FrontDoorBench.run(fleet.url("a"), fleet.mockUrl(), new MockControl(fleet.mockUrl()), seconds));
+                frontDoor.addAll(FrontDoorBench.noLlmThroughput(fleet.url("a"), fleet.url("b"), 16, seconds));
+            }
+        }
+        Report.Setup setup = new Report.Setup(options, sizing, overrides, ALL_PERMITS, loadAtStart, Machine.loadAverage(),
+            started, Instant.now(), Machine.postgres(options.dbUrl()), Machine.redis(options.redisUrl()));
+        Path report = options.outDir().resolve("benchmarks.md");
+        Report.write(setup, results, frontDoor, report);
+        log("report: " + report + (options.smoke() ? " (smoke: not published)" : ""));
+        boolean passed = results.stream().allMatch(ScenarioResult::passed);
+        log(passed ? "all invariants held" : "INVARIANTS BROKEN in " + results.stream().filter(r -> !r.passed())
+            .map(r -> r.plan().name()).toList());
+        System.exit(passed ? 0 : 1);
+    }
+
+    private static void deleteRecursively(Path dir) throws java.io.IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (var paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+
+    private static void log(String message) {
+        ScenarioRunner.log(message);
+    }
+}

@@ -1,0 +1,375 @@
+package io.sluice.bench.load;
+
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+import io.sluice.mock.MockCounters;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** Runs one {@link ScenarioPlan} against the {@link Fleet}: load, events, samples, then the invariants. */
+final class ScenarioRunner {
+
+    static final Duration DEADLINE = Duration.ofSeconds(15);
+    private static final int MAX_IN_FLIGHT = 2_000;
+
+    private final Fleet fleet;
+    private final MockControl mock;
+    private final Platform platform = new Platform();
+    private final Scenarios sizing;
+    private final int providerCap;
+    private final Path chaosScript;
+    private final Duration interactiveLease;
+
+    ScenarioRunner(Fleet fleet, MockControl mock, Scenarios sizing, int providerCap, Path chaosScript,
+            Duration interactiveLease) {
+        this.fleet = fleet;
+        this.mock = mock;
+        this.sizing = sizing;
+        this.providerCap = providerCap;
+        this.chaosScript = chaosScript;
+        this.interactiveLease = interactiveLease;
+    }
+
+    /** What events may do to the system under test. */
+    final class Context {
+        private final LoadGenerator generator;
+        final List<Long> rejectedBeforeEvent = new CopyOnWriteArrayList<>();
+
+        Context(LoadGenerator generator) {
+            this.generator = generator;
+        }
+
+        MockControl mock() {
+            return mock;
+        }
+
+        void kill(String instance) throws InterruptedException {
+            generator.markDown(fleet.url(instance));
+            fleet.kill(instance);
+        }
+
+        void chaos(String command, double downSeconds) throws IOException, InterruptedException {
+            Process p = new ProcessBuilder("bash", chaosScript.toString(), command, Long.toString((long) downSeconds))
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.INHERIT).start();
+            if (!p.waitFor(90, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new IllegalStateException(command + " did not finish within 90 s");
+            }
+            if (p.exitValue() != 0) {
+                throw new IllegalStateException(command + " failed with exit " + p.exitValue());
+            }
+        }
+
+        void startDrain() throws IOException, InterruptedException {
+            String base = fleet.url(fleet.liveInstances().get(0));
+            HttpResponse<String> r = platform.post(base + "/api/v1/jobs/work-queue-drain/executions", "{}");
+            if (r.statusCode() != 202 && r.statusCode() != 409) {
+                throw new IllegalStateException("drain launch answered " + r.statusCode() + ": " + r.body());
+            }
+        }
+    }
+
+    ScenarioResult run(ScenarioPlan plan) throws Exception {
+        for (String name : Fleet.instanceNames()) {
+            if (!fleet.alive(name)) {
+                log("restarting instance " + name);
+                fleet.startInstance(name);
+            }
+        }
+        Map<String, Object> healthy = new LinkedHashMap<>();
+        healthy.put("latency", "FIXED");
+        healthy.put("latencyMs", sizing.latencyMs);
+        healthy.put("tailProbability", 0.0);
+        healthy.put("tailMs", 0);
+        healthy.put("hang", false);
+        healthy.put("errorRate", 0.0);
+        healthy.put("rateLimitRate", 0.0);
+        healthy.put("concurrencyCap", providerCap);
+        mock.scenario(healthy);
+        awaitLevelZero(Duration.ofSeconds(sizing.shortMode ? 30 : 120));
+        mock.reset();
+
+        List<String> ids = plan.workItems() > 0 ? submitWork(plan.workItems()) : List.of();
+        Timeline timeline = new Timeline(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200));
+        List<String> targets = fleet.liveInstances().stream().map(fleet::url).toList();
+        List<String> events = new CopyOnWriteArrayList<>();
+        ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "bench-sampler");
+            t.setDaemon(true);
+            return t;
+        });
+        double peakCalls = Double.NaN;
+        try (LoadGenerator generator = new LoadGenerator(timeline, targets, DEADLINE, MAX_IN_FLIGHT)) {
+            Context context = new Context(generator);
+            sampler.scheduleAtFixedRate(() -> sample(timeline), 0, 1, TimeUnit.SECONDS);
+            Thread eventThread = new Thread(() -> runEvents(plan, timeline, context, events), "bench-events");
+            eventThread.setDaemon(true);
+            eventThread.start();
+            generator.run(plan.rate(), plan.seconds(), (long) (plan.seconds() * sizing.surgePeak * 1.5) + 100);
+            eventThread.join(TimeUnit.SECONDS.toMillis(120));
+            double permitsLeft = awaitPermitsReleased(plan.killsInstance()
+                ? interactiveLease.plusSeconds(15) : Duration.ofSeconds(15));
+            Map<String, Long> work = ids.isEmpty() ? Map.of() : awaitWork(ids, Duration.ofSeconds(sizing.shortMode ? 90 : 300));
+            sampler.shutdownNow();
+            MockCounters counters = mock.counters();
+            if (plan.peakFrom() >= 0) {
+                peakCalls = callsPerSecond(timeline, plan.peakFrom(), plan.peakTo());
+            }
+            return evaluate(plan, timeline, events, counters, context, permitsLeft, ids.size(), work, peakCalls);
+        } finally {
+            sampler.shutdownNow();
+        }
+    }
+
+    /** Warms each live instance's code paths (JIT, pools, caches of the embedder) before anything is measured. */
+    void warmUp(int perInstance) throws IOException, InterruptedException {
+        mock.scenario(Map.of("latency", "FIXED", "latencyMs", 0)); // warming code paths, not waiting for the provider
+        for (String name : fleet.liveInstances()) {
+            for (int i = 0; i < perInstance; i++) {
+                String message = LoadGenerator.MESSAGES.get(i % LoadGenerator.MESSAGES.size()).formatted("1380000" + (1000 + i));
+                try {
+                    platform.post(fleet.url(name) + "/api/v1/chat", JsonMapper.shared().writeValueAsString(
+                        Map.of("userId", "warm-up-" + i, "message", message)));
+                } catch (IOException slow) {
+                    // a warm-up answer may be slow or lost; it is not measured
+                }
+            }
+        }
+    }
+
+    /** Each scenario starts from L0 (the previous one's fault may still be fading), waiting a bounded time. */
+    private void awaitLevelZero(Duration bound) throws InterruptedException {
+        long deadline = System.nanoTime() + bound.toNanos();
+        double level = Double.NaN;
+        while (System.nanoTime() < deadline) {
+            level = Double.NaN;
+            for (String name : fleet.liveInstances()) {
+                level = Platform.sum(platform.metrics(fleet.url(name)), "sluice_degradation_level");
+                if (!Double.isNaN(level)) {
+                    break;
+                }
+            }
+            if (level == 0) {
+                return;
+            }
+            TimeUnit.MILLISECONDS.sleep(500); // polling a gauge of another process, bounded
+        }
+        log("level still " + level + " after " + bound.toSeconds() + " s; starting anyway");
+    }
+
+    private void runEvents(ScenarioPlan plan, Timeline timeline, Context context, List<String> events) {
+        List<ScenarioPlan.Event> ordered = new ArrayList<>(plan.events());
+        ordered.sort(Comparator.comparingDouble(ScenarioPlan.Event::at));
+        for (ScenarioPlan.Event event : ordered) {
+            long at = timeline.startNanos() + (long) (event.at() * 1e9);
+            long wait = at - System.nanoTime();
+            if (wait > 0) {
+                LockSupport.parkNanos(wait); // the event's moment in the scenario
+            }
+            try {
+                context.rejectedBeforeEvent.add(mock.counters().rejected());
+                event.action().run(context);
+                events.add(String.format("%.1f s: %s (done at %.1f s)", event.at(), event.label(),
+                    timeline.secondsSinceStart(System.nanoTime())));
+            } catch (Exception e) {
+                events.add(String.format("%.1f s: %s FAILED: %s", event.at(), event.label(), e));
+            }
+        }
+    }
+
+    private void sample(Timeline timeline) {
+        try {
+            double second = timeline.secondsSinceStart(System.nanoTime());
+            double permits = Double.NaN;
+            double batch = Double.NaN;
+            double level = Double.NaN;
+            double batchQueue = Double.NaN;
+            double admissionQueue = Double.NaN;
+            for (String name : fleet.liveInstances()) {
+                Map<String, Double> m = platform.metrics(fleet.url(name));
+                if (m.isEmpty()) {
+                    continue;
+                }
+                double waiting = Platform.sum(m, "sluice_chat_admission_waiting"); // per instance: summed
+                if (!Double.isNaN(waiting)) {
+                    admissionQueue = (Double.isNaN(admissionQueue) ? 0 : admissionQueue) + waiting;
+                }
+                if (Double.isNaN(level)) {
+                    // cluster-wide gauges: any live instance tells
+                    permits = Platform.sum(m, "sluice_gateway_permits_used", "lane=\"interactive\"");
+                    batch = Platform.sum(m, "sluice_gateway_permits_used", "lane=\"batch\"");
+                    level = Platform.sum(m, "sluice_degradation_level");
+                    batchQueue = Platform.sum(m, "sluice_batch_queue_depth", "state=\"QUEUED\"");
+                }
+            }
+            MockCounters c = mock.counters();
+            timeline.sample(new Timeline.Sample(second, permits, batch, level, admissionQueue, batchQueue, c.served(),
+                c.requests(), c.rejected(), c.inFlight()));
+        } catch (RuntimeException e) {
+            // a sample lost (an instance restarting) is a gap in the chart, not a failure
+        }
+    }
+
+    private double awaitPermitsReleased(Duration bound) throws InterruptedException {
+        long deadline = System.nanoTime() + bound.toNanos();
+        double used = Double.NaN;
+        while (System.nanoTime() < deadline) {
+            used = 0;
+            boolean read = false;
+            for (String name : fleet.liveInstances()) {
+                Map<String, Double> m = platform.metrics(fleet.url(name));
+                double v = Platform.sum(m, "sluice_gateway_permits_used");
+                if (!Double.isNaN(v)) {
+                    used = Math.max(used, v);
+                    read = true;
+                }
+            }
+            if (read && used == 0) {
+                return 0;
+            }
+            TimeUnit.MILLISECONDS.sleep(500); // polling a gauge of another process, bounded
+        }
+        return used;
+    }
+
+    private List<String> submitWork(int count) throws IOException, InterruptedException {
+        List<String> ids = new ArrayList<>();
+        String base = fleet.url(fleet.liveInstances().get(0));
+        for (int i = 0; i < count; i++) {
+            String body = JsonMapper.shared().writeValueAsString(Map.of("type", "deferred_answer",
+                "payload", Map.of("question", "退货的运费谁来出？（批量 " + i + "）"), "idempotencyKey",
+                "bench-" + System.nanoTime() + "-" + i));
+            HttpResponse<String> r = platform.post(base + "/api/v1/tasks", body);
+            if (r.statusCode() != 202) {
+                throw new IllegalStateException("task submission answered " + r.statusCode() + ": " + r.body());
+            }
+            ids.add(JsonMapper.shared().readTree(r.body()).path("id").asString());
+        }
+        log("submitted " + ids.size() + " work items");
+        return ids;
+    }
+
+    private Map<String, Long> awaitWork(List<String> ids, Duration bound) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + bound.toNanos();
+        Map<String, String> states = new LinkedHashMap<>();
+        boolean relaunched = false;
+        while (true) {
+            String base = fleet.url(fleet.liveInstances().get(0));
+            for (String id : ids) {
+                String known = states.get(id);
+                if ("DONE".equals(known) || "DEAD".equals(known)) {
+                    continue;
+                }
+                HttpResponse<String> r = platform.get(base + "/api/v1/tasks/" + id);
+                JsonNode view = r.statusCode() == 200 ? JsonMapper.shared().readTree(r.body()) : null;
+                states.put(id, view == null ? "MISSING(" + r.statusCode() + ")" : view.path("state").asString());
+            }
+            long open = states.values().stream().filter(s -> !s.equals("DONE") && !s.equals("DEAD")).count();
+            if (open == 0 || System.nanoTime() > deadline) {
+                break;
+            }
+            if (!relaunched) {
+                // a drain ends when the queue is empty for its linger; items retried later need another run
+                relaunched = true;
+                new Context(null).startDrain();
+            }
+            TimeUnit.SECONDS.sleep(1); // polling task states of another process, bounded
+        }
+        Map<String, Long> counts = new LinkedHashMap<>();
+        states.values().forEach(s -> counts.merge(s, 1L, Long::sum));
+        return counts;
+    }
+
+    private static double callsPerSecond(Timeline timeline, double from, double to) {
+        Timeline.Sample first = null;
+        Timeline.Sample last = null;
+        for (Timeline.Sample s : timeline.samples()) {
+            if (s.second() >= from && first == null) {
+                first = s;
+            }
+            if (s.second() <= to) {
+                last = s;
+            }
+        }
+        if (first == null || last == null || last.second() <= first.second()) {
+            return Double.NaN;
+        }
+        return (last.mockServed() - first.mockServed()) / (last.second() - first.second());
+    }
+
+    private ScenarioResult evaluate(ScenarioPlan plan, Timeline timeline, List<String> events, MockCounters counters,
+            Context context, double permitsLeft, int submitted, Map<String, Long> work, double peakCalls) {
+        List<ScenarioResult.Check> checks = new ArrayList<>();
+        checks.add(new ScenarioResult.Check("provider concurrency ≤ cap", counters.maxConcurrentSeen() <= providerCap,
+            "maxConcurrentSeen " + counters.maxConcurrentSeen() + " (cap " + providerCap + ")"));
+
+        long sluice429 = counters.rejected();
+        String how = "all provider 429s";
+        if (plan.rateLimitStorm() && context.rejectedBeforeEvent.size() >= 2) {
+            // the storm's own 429s are the mock's doing; count those before it began and after it ended
+            long atStart = context.rejectedBeforeEvent.get(0);
+            long atEnd = context.rejectedBeforeEvent.get(1);
+            sluice429 = atStart + (counters.rejected() - atEnd);
+            how = "provider 429s outside the storm (storm's own: " + (atEnd - atStart) + ")";
+        }
+        checks.add(new ScenarioResult.Check("provider 429s caused by Sluice = 0", sluice429 == 0, how + ": " + sluice429));
+
+        List<Outcome> violations = timeline.violations();
+        int count = timeline.count(Outcome.Kind.VIOLATION);
+        String examples = violations.stream().limit(3).map(Outcome::detail).toList().toString();
+        checks.add(new ScenarioResult.Check("every request: tier, or 429/503 + Retry-After, within "
+            + DEADLINE.toSeconds() + " s", count == 0 && timeline.notSentCount() == 0,
+            timeline.total() + " requests, " + count + " violations" + (count > 0 ? " e.g. " + examples : "")
+                + (timeline.notSentCount() > 0 ? ", " + timeline.notSentCount() + " not sent (generator limit)" : "")
+                + (timeline.count(Outcome.Kind.LOST_WITH_KILLED_INSTANCE) > 0
+                    ? ", " + timeline.count(Outcome.Kind.LOST_WITH_KILLED_INSTANCE) + " in flight on the killed instance" : "")));
+        long fiveXx = violations.stream().filter(o -> o.status() >= 500).count();
+        checks.add(new ScenarioResult.Check("no 5xx (other than 503 + Retry-After)", fiveXx == 0, fiveXx + " answers"));
+        checks.add(new ScenarioResult.Check("permits in use back to 0", permitsLeft == 0,
+            Double.isNaN(permitsLeft) ? "not readable" : "in use at the end: " + (long) permitsLeft));
+        if (submitted > 0) {
+            long done = work.getOrDefault("DONE", 0L);
+            long dead = work.getOrDefault("DEAD", 0L);
+            checks.add(new ScenarioResult.Check("work items submitted = completed + dead-lettered", done + dead == submitted,
+                submitted + " submitted, " + done + " done, " + dead + " dead, other: " + work));
+        }
+        double baseline = plan.hasFault() ? timeline.f4Share(0, plan.faultStart()) : timeline.f4Share(0, plan.seconds());
+        double degrade = Double.NaN;
+        double recover = Double.NaN;
+        if (plan.hasFault()) {
+            degrade = timeline.firstDegradedAnswerAfter(plan.faultStart());
+            for (int s = (int) Math.ceil(plan.faultEnd()); s + 3 <= plan.seconds(); s++) {
+                double share = timeline.f4Share(s, s + 3);
+                if (!Double.isNaN(share) && share >= baseline * 0.8) {
+                    recover = Math.max(0, s - plan.faultEnd());
+                    break;
+                }
+            }
+            boolean ok = !Double.isNaN(baseline) && baseline > 0 && !Double.isNaN(recover) && recover <= plan.recoveryBound();
+            checks.add(new ScenarioResult.Check(String.format("F4 share back to ≥ 80 %% of baseline within %.0f s of the fault's end",
+                plan.recoveryBound()), ok, String.format("baseline %.0f %%, back after %s", baseline * 100,
+                    Double.isNaN(recover) ? "— (not within the run)" : String.format("%.0f s", recover))));
+        }
+        return new ScenarioResult(plan, timeline, checks, events, counters, degrade, recover, baseline, peakCalls);
+    }
+
+    private static final long STARTED = System.nanoTime();
+
+    static void log(String message) {
+        System.out.printf("[bench %4ds] %s%n", (System.nanoTime() - STARTED) / 1_000_000_000L, message);
+    }
+}

@@ -1,0 +1,117 @@
+package io.sluice.bench.load;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.DoubleUnaryOperator;
+
+/**
+ * The scenarios of issue 8, sized from the capacity: interactive permits ÷ provider latency is the
+ * LLM answers per second the cluster can give (Little's law). Steady load is 40 % of it (served at
+ * F4); a surge ramps to 5× it and back. Fault scenarios run steady load with a fault in the middle:
+ * before (baseline), during, after (recovery).
+ */
+final class Scenarios {
+
+    static final List<String> NAMES = List.of("steady", "surge", "provider-slow", "provider-hang", "429-storm",
+        "5xx-burst", "redis-restart", "postgres-restart", "batch-online", "instance-kill", "frontdoor");
+    /** Short (CI smoke) default: every chaos scenario; the front-door comparison is a speed figure, left to full mode. */
+    static final List<String> SHORT_DEFAULT = NAMES.subList(0, NAMES.size() - 1);
+
+    final boolean shortMode;
+    final long latencyMs;
+    final int permits;
+    final double capacity;
+    final double steadyRate;
+    final double surgePeak;
+
+    Scenarios(boolean shortMode, long latencyMs, int permits) {
+        this.shortMode = shortMode;
+        this.latencyMs = latencyMs;
+        this.permits = permits;
+        this.capacity = permits * 1000.0 / latencyMs;
+        this.steadyRate = 0.4 * capacity;
+        this.surgePeak = 5 * capacity;
+    }
+
+    /** Seconds of load per scenario: ≤ 20 s short, 2 minutes full. */
+    double length() {
+        return shortMode ? 20 : 120;
+    }
+
+    ScenarioPlan plan(String name) {
+        double t = length();
+        double pre = t * 0.2;
+        double faultEnd = t * 0.5;
+        double bound = t - faultEnd - (shortMode ? 2 : 10);
+        return switch (name) {
+            case "steady" -> new ScenarioPlan(name, "mixed intents and users at 40 % of capacity", t, constant(steadyRate),
+                List.of(), -1, -1, 0, false, false, 0, -1, -1);
+            case "surge" -> surge(name, "offered load ramps to 5× capacity and back", false);
+            case "instance-kill" -> surge(name, "surge; kill -9 of instance b at the peak", true);
+            case "provider-slow" -> fault(name, "provider p99 = 10× normal latency (2 % of calls take 10×)", pre, faultEnd, bound,
+                Map.of("latency", "LONG_TAIL", "latencyMs", latencyMs, "tailProbability", 0.02, "tailMs", latencyMs * 10),
+                Map.of("latency", "FIXED", "latencyMs", latencyMs, "tailProbability", 0.0, "tailMs", 0), false);
+            case "provider-hang" -> fault(name, "provider accepts calls and never answers", pre, faultEnd, bound,
+                Map.of("hang", true), Map.of("hang", false), false);
+            case "429-storm" -> fault(name, "provider answers 90 % of calls 429 (Retry-After 2 s)", pre, faultEnd, bound,
+                Map.of("rateLimitRate", 0.9, "retryAfterSeconds", 2), Map.of("rateLimitRate", 0.0), true);
+            case "5xx-burst" -> fault(name, "provider answers 50 % of calls 500/502/503", pre, faultEnd, bound,
+                Map.of("errorRate", 0.5), Map.of("errorRate", 0.0), false);
+            case "redis-restart" -> chaos(name, "Redis stopped for 3 s and started empty, under steady load", pre, bound,
+                "redis-restart");
+            case "postgres-restart" -> chaos(name, "PostgreSQL stopped for 3 s and started again, under steady load", pre,
+                bound, "postgres-restart");
+            case "batch-online" -> new ScenarioPlan(name, "work items drained at full speed under steady online load", t,
+                constant(steadyRate), List.of(new ScenarioPlan.Event(0.5, "drain job started",
+                    ScenarioRunner.Context::startDrain)), -1, -1, 0, false, false, shortMode ? 40 : 400, -1, -1);
+            default -> throw new IllegalArgumentException("no plan for " + name);
+        };
+    }
+
+    private ScenarioPlan surge(String name, String title, boolean kill) {
+        double t = length();
+        double up = t * 0.15;
+        double peak = t * 0.3;
+        double down = t * 0.45;
+        double end = t * 0.55;
+        DoubleUnaryOperator rate = s -> {
+            if (s < up) {
+                return steadyRate;
+            }
+            if (s < peak) {
+                return steadyRate + (surgePeak - steadyRate) * (s - up) / (peak - up);
+            }
+            if (s < down) {
+                return surgePeak;
+            }
+            if (s < end) {
+                return surgePeak - (surgePeak - steadyRate) * (s - down) / (end - down);
+            }
+            return steadyRate;
+        };
+        List<ScenarioPlan.Event> events = new ArrayList<>();
+        if (kill) {
+            events.add(new ScenarioPlan.Event(peak, "kill -9 instance b", c -> c.kill("b")));
+        }
+        return new ScenarioPlan(name, title, t, rate, events, up, end, t - end - (shortMode ? 1 : 5), false, kill, 0, peak, down);
+    }
+
+    private ScenarioPlan fault(String name, String title, double start, double end, double bound, Map<String, Object> on,
+            Map<String, Object> off, boolean storm) {
+        return new ScenarioPlan(name, title, length(), constant(steadyRate), List.of(
+            new ScenarioPlan.Event(start, "fault on: " + on, c -> c.mock().scenario(on)),
+            new ScenarioPlan.Event(end, "fault off", c -> c.mock().scenario(off))), start, end, bound, storm, false, 0, -1, -1);
+    }
+
+    private ScenarioPlan chaos(String name, String title, double start, double bound, String command) {
+        double down = 3;
+        return new ScenarioPlan(name, title, length(), constant(steadyRate), List.of(
+            new ScenarioPlan.Event(start, command + " (down " + (int) down + " s)", c -> c.chaos(command, down))),
+            start, start + down, bound + (length() * 0.5 - start - down), false, false, 0, -1, -1);
+    }
+
+    private static DoubleUnaryOperator constant(double rate) {
+        return s -> rate;
+    }
+}

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# The load, chaos and benchmark harness (docs/benchmarks.md): starts the mock provider and two
+# Sluice instances in external mode (PostgreSQL 17 + pgvector and Redis), runs the scenarios, checks
+# the invariants and writes the report with charts. Exit 1 if an invariant broke.
+#
+#   scripts/bench.sh                       # full mode: every scenario 2 min; writes docs/benchmarks.md + docs/bench/*.png
+#   scripts/bench.sh --short               # every scenario ≤ 20 s (same report, marked short)
+#   scripts/bench.sh --short --smoke       # CI smoke of the invariants: report to bench/target/bench-report/ only
+#   scripts/bench.sh --scenarios surge,provider-hang
+#
+# Scenarios: steady surge provider-slow provider-hang 429-storm 5xx-burst redis-restart
+# postgres-restart batch-online instance-kill frontdoor.
+#
+# Servers: the redis-restart and postgres-restart scenarios restart them, so the harness runs its own
+# where it can: with the debootstrap chroot of scripts/services-up.sh, a PostgreSQL cluster of its own
+# (data /var/lib/sluice-pg-bench in the chroot, port $SLUICE_BENCH_PG_PORT, default 55440) and a
+# redis-server of its own (port $SLUICE_BENCH_REDIS_PORT, default 56440), both stopped at the end; a
+# fresh database `sluice_bench` each run. With Docker Compose it uses (and restarts) the compose
+# services. SLUICE_BENCH_DB_URL / SLUICE_BENCH_REDIS_URL point it at servers you run instead
+# (SLUICE_BENCH_PG_DATA then names the chroot data directory to restart). Ports 18480-18482 (mock,
+# instances a, b) and 18490-18492 (front door).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+CACHE_DIR="${SLUICE_CACHE_DIR:-$HOME/.cache/sluice}"
+ROOT="$CACHE_DIR/pg17-pgvector-root"
+PG_BIN=/usr/lib/postgresql/17/bin
+own_pg="" own_redis=""
+
+stop_own() {
+  if [ -n "$own_pg" ]; then
+    chroot "$ROOT" su postgres -s /bin/sh -c "$PG_BIN/pg_ctl -D $own_pg -m fast stop" >/dev/null 2>&1 || true
+  fi
+  if [ -n "$own_redis" ]; then redis-cli -h 127.0.0.1 -p "$own_redis" shutdown nosave >/dev/null 2>&1 || true; fi
+}
+
+if [ -n "${SLUICE_BENCH_DB_URL:-}" ]; then
+  export SLUICE_DB_URL="$SLUICE_BENCH_DB_URL"
+  if [ -n "${SLUICE_BENCH_REDIS_URL:-}" ]; then export SLUICE_REDIS_URL="$SLUICE_BENCH_REDIS_URL"; fi
+  [ -n "${SLUICE_REDIS_URL:-}" ] || eval "$(bash scripts/services-up.sh | grep SLUICE_REDIS_URL)"
+else
+  # services-up.sh installs what is missing (the chroot, redis-server) or finds Docker
+  eval "$(env -u SLUICE_DB_URL -u SLUICE_REDIS_URL bash scripts/services-up.sh)"
+  if [ -f "$CACHE_DIR/run/compose.mode" ]; then
+    :  # compose services as given; bench-chaos.sh restarts them
+  else
+    trap stop_own EXIT
+    data=/var/lib/sluice-pg-bench port="${SLUICE_BENCH_PG_PORT:-55440}"
+    if [ ! -f "$ROOT$data/PG_VERSION" ]; then
+      mkdir -p "$ROOT$data" && chroot "$ROOT" chown postgres:postgres "$data"
+      chroot "$ROOT" su postgres -s /bin/sh -c "$PG_BIN/initdb -D $data -U postgres --auth=trust -E UTF8 --locale=C.UTF-8" >/dev/null
+    fi
+    own_pg="$data"
+    if ! chroot "$ROOT" su postgres -s /bin/sh -c "$PG_BIN/pg_ctl -D $data status" >/dev/null 2>&1; then
+      chroot "$ROOT" su postgres -s /bin/sh -c \
+        "$PG_BIN/pg_ctl -D $data -l $data/server.log -w -t 60 -o '-c listen_addresses=127.0.0.1 -p $port -c max_connections=300 -c fsync=off -c synchronous_commit=off' start" >&2
+    fi
+    chroot "$ROOT" su postgres -s /bin/sh -c "$PG_BIN/dropdb -h 127.0.0.1 -p $port -U postgres --if-exists --force sluice_bench && $PG_BIN/createdb -h 127.0.0.1 -p $port -U postgres sluice_bench && $PG_BIN/psql -h 127.0.0.1 -p $port -U postgres -d sluice_bench -qc 'create extension vector'" >&2
+    export SLUICE_DB_URL="jdbc:postgresql://127.0.0.1:$port/sluice_bench?user=postgres" SLUICE_BENCH_PG_DATA="$data"
+    rport="${SLUICE_BENCH_REDIS_PORT:-56440}"
+    if redis-cli -h 127.0.0.1 -p "$rport" ping >/dev/null 2>&1; then
+      echo "[bench] something already answers on redis port $rport: set SLUICE_BENCH_REDIS_PORT to a free one" >&2; exit 2
+    fi
+    own_redis="$rport"
+    mkdir -p "$CACHE_DIR/run"
+    redis-server --daemonize yes --bind 127.0.0.1 --port "$rport" --save "" --appendonly no --dir "$CACHE_DIR/run" \
+      --pidfile "$CACHE_DIR/run/redis-$rport.pid" --logfile "$CACHE_DIR/run/redis-$rport.log" >&2
+    for _ in $(seq 50); do redis-cli -h 127.0.0.1 -p "$rport" ping >/dev/null 2>&1 && break; sleep 0.1; done
+    export SLUICE_REDIS_URL="redis://127.0.0.1:$rport"
+  fi
+fi
+
+# build the app jar and the harness when missing or older than the sources (classpath.txt is written by each package)
+cp_file=bench/target/classpath.txt
+if [ ! -f app/target/sluice.jar ] || [ ! -f "$cp_file" ] || [ ! -f bench/target/classes/io/sluice/bench/load/LoadHarness.class ] \
+   || [ -n "$(find . -path ./data -prune -o -path '*/target' -prune -o \( -name '*.java' -o -name '*.yml' -o -name '*.sql' -o -name 'pom.xml' \) -newer "$cp_file" -print -quit)" ]; then
+  echo "[bench] building (./mvnw -DskipTests package)" >&2
+  ./mvnw -B -q -ntp -DskipTests package
+fi
+echo "[bench] database: ${SLUICE_DB_URL%%\?*}  redis: $SLUICE_REDIS_URL" >&2
+# the harness stops its children itself (shutdown hook); a TERM to this script is passed on to it
+java -Xmx512m -cp "bench/target/classes:$(cat "$cp_file")" io.sluice.bench.load.LoadHarness "$@" &
+harness=$!
+trap 'kill -TERM $harness 2>/dev/null' TERM INT
+status=0
+wait $harness || status=$?
+if [ "$status" -gt 128 ]; then wait $harness || status=$?; fi
+exit "$status"
