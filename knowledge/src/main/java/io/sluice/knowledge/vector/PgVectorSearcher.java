@@ -93,7 +93,7 @@ public class PgVectorSearcher {
                     ps.setString(4, filter.category());
                     ps.setString(5, filter.category());
                     ps.setString(6, literal);
-                    ps.setInt(7, k * 4);
+                    ps.setInt(7, k * Source.FAQ_COLLAPSE_OVERFETCH);
                     try (ResultSet rs = ps.executeQuery()) {
                         while (rs.next() && out.size() < k) {
                             String documentId = rs.getString(1);

@@ -171,15 +171,19 @@ class RetrievalEvaluationTest {
         Files.createDirectories(report.getParent());
         Files.writeString(report, out.toString());
 
-        // Regression floors a little under the measured numbers (docs/knowledge.md: chain hit@1 0.523, hit@5 0.795,
-        // Chinese 0.786, English 0.805). The target (chain hit@5 >= 0.9) is NOT met yet.
-        assertThat(chainScore.hit1()).as("chain hit@1").isGreaterThanOrEqualTo(0.48);
-        assertThat(chainScore.hit5()).as("chain hit@5").isGreaterThanOrEqualTo(0.75);
-        assertThat(chainScore.zhHit5()).as("chain hit@5 on Chinese questions").isGreaterThanOrEqualTo(0.75);
+        // Regression floors a little under the measured numbers (docs/knowledge.md: chain hit@1 0.695, hit@5 0.919,
+        // Chinese 0.896, English 0.942; FAQ snapshot with the English route hit@5 0.896, English 0.909).
+        assertThat(chainScore.hit1()).as("chain hit@1").isGreaterThanOrEqualTo(0.67);
+        assertThat(chainScore.hit5()).as("chain hit@5 (the issue's target)").isGreaterThanOrEqualTo(0.9);
+        assertThat(chainScore.zhHit5()).as("chain hit@5 on Chinese questions").isGreaterThanOrEqualTo(0.87);
         assertThat(chainScore.enHit5()).as("chain hit@5 on English questions (English model)")
-            .isGreaterThanOrEqualTo(0.75);
+            .isGreaterThanOrEqualTo(0.92);
         assertThat(table.get("vector (Lucene KNN, Latin-script queries → MiniLM)").enHit5())
             .as("the English model beats BGE on English questions")
-            .isGreaterThan(table.get("vector (Lucene KNN, BGE only)").enHit5() + 0.2);
+            .isGreaterThan(table.get("vector (Lucene KNN, BGE only)").enHit5() + 0.15);
+        Score faqEnglish = table.get("FAQ snapshot (Latin-script queries → MiniLM)");
+        assertThat(faqEnglish.hit5()).as("FAQ snapshot hit@5").isGreaterThanOrEqualTo(0.87);
+        assertThat(faqEnglish.enHit5()).as("the FAQ snapshot's English route beats BGE on English questions")
+            .isGreaterThan(table.get("FAQ snapshot (BGE only)").enHit5() + 0.1);
     }
 }
