@@ -138,21 +138,10 @@ public final class KnowledgeRetrievalBench {
         System.out.printf("Lucene index of %d chunks built in %.1f s%n", index.size(), (System.nanoTime() - t0) / 1e9);
         SearchFilter all = new SearchFilter(null, Instant.now());
         warm(() -> index.searchBm25(qTexts.get(0), all, 5), 200);
-        Histogram bm25 = hist();
-        for (String q : qTexts) {
-            long s = System.nanoTime();
-            index.searchBm25(q, all, 5);
-            bm25.recordValue(micros(s));
-        }
-        row(report, "BM25 (Lucene, smartcn), top 5", bm25);
+        rows(report, "BM25 (Lucene, smartcn), top 5", measure(queries, i -> index.searchBm25(qTexts.get(i), all, 5)));
         warm(() -> index.searchKnn(qVectors.get(0), all, 5), 200);
-        Histogram knn = hist();
-        for (float[] q : qVectors) {
-            long s = System.nanoTime();
-            index.searchKnn(q, all, 5);
-            knn.recordValue(micros(s));
-        }
-        row(report, "vector, Lucene KNN (HNSW, BGE), top 5", knn);
+        rows(report, "vector, Lucene KNN (HNSW, BGE), top 5",
+            measure(queries, i -> index.searchKnn(qVectors.get(i), all, 5)));
         // the English field: searchKnnEnglish embeds its query itself, so warm the model's cache-free path
         // and time the search part by subtracting nothing: it includes the MiniLM query embedding
         warm(() -> index.searchKnnEnglish("warm-up question", all, 5), 50);
@@ -172,14 +161,9 @@ public final class KnowledgeRetrievalBench {
         FaqSnapshot snapshot = snapshots.build(SampleKnowledgeBase.faq());
         snapshots.publish(snapshot);
         warm(() -> snapshot.match(qTexts.get(0), qVectors.get(0), enVectors.get(0), 5, null, Instant.now()), 500);
-        Histogram faq = hist();
-        for (int i = 0; i < queries; i++) {
-            long s = System.nanoTime();
-            snapshot.match(qTexts.get(i), qVectors.get(i), enVectors.get(i), 5, null, Instant.now());
-            faq.recordValue(micros(s));
-        }
-        row(report, "FAQ snapshot (" + snapshot.size() + " entries, " + countTexts(snapshot) + " texts), top 5,"
-            + " query vectors given", faq);
+        rows(report, "FAQ snapshot (" + snapshot.size() + " entries, " + countTexts(snapshot) + " texts), top 5,"
+            + " query vectors given", measure(queries,
+                i -> snapshot.match(qTexts.get(i), qVectors.get(i), enVectors.get(i), 5, null, Instant.now())));
 
         // 5. pgvector
         String url = System.getenv("SLUICE_DB_URL");
@@ -235,14 +219,9 @@ public final class KnowledgeRetrievalBench {
             for (int ef : new int[] {40, 100}) {
                 PgVectorSearcher searcher = new PgVectorSearcher(ds, ef);
                 warm(() -> searcher.search(qVectors.get(0), all, 5), 100);
-                Histogram h = hist();
-                for (float[] q : qVectors) {
-                    long s = System.nanoTime();
-                    searcher.search(q, all, 5);
-                    h.recordValue(micros(s));
-                }
-                row(report, "vector, pgvector HNSW (m=16, ef_construction=64, ef_search=" + ef + ", rows 10·k,"
-                    + " iterative scan, custom plan, no seq scan), top 5", h);
+                rows(report, "vector, pgvector HNSW (m=16, ef_construction=64, ef_search=" + ef + ", rows 10·k,"
+                    + " iterative scan, custom plan, no seq scan), top 5",
+                    measure(qVectors.size(), i -> searcher.search(qVectors.get(i), all, 5)));
                 int hits = 0;
                 int total = 0;
                 Histogram exactH = hist();
@@ -379,6 +358,37 @@ public final class KnowledgeRetrievalBench {
         for (int i = 0; i < times; i++) {
             r.get();
         }
+    }
+
+    private static final int PASSES = 3;
+
+    /**
+     * Every query timed in {@link #PASSES} rounds: [0] all calls, [1] each query's best round. On a shared
+     * machine the best-of rounds strips most waiting for a CPU but keeps what a query costs by itself.
+     */
+    private static Histogram[] measure(int count, java.util.function.IntConsumer call) {
+        long[] best = new long[count];
+        java.util.Arrays.fill(best, Long.MAX_VALUE);
+        Histogram every = hist();
+        for (int p = 0; p < PASSES; p++) {
+            for (int i = 0; i < count; i++) {
+                long s = System.nanoTime();
+                call.accept(i);
+                long us = micros(s);
+                every.recordValue(us);
+                best[i] = Math.min(best[i], us);
+            }
+        }
+        Histogram bestH = hist();
+        for (long v : best) {
+            bestH.recordValue(v);
+        }
+        return new Histogram[] {every, bestH};
+    }
+
+    private static void rows(StringBuilder report, String what, Histogram[] h) {
+        row(report, what + ", every call (" + PASSES + " rounds)", h[0]);
+        row(report, what + ", best of " + PASSES + " per query", h[1]);
     }
 
     private static Histogram hist() {
