@@ -220,7 +220,10 @@ public final class KnowledgeRetrievalBench {
         StringBuilder recall = new StringBuilder();
         try {
             SearchFilter all = new SearchFilter(null, Instant.now());
-            for (int ef : new int[] {40, 100}) {
+            // the configured default (sluice.knowledge.chain.ef-search); more with SLUICE_BENCH_EF_SEARCH=40,100
+            int[] efs = java.util.Arrays.stream(System.getenv().getOrDefault("SLUICE_BENCH_EF_SEARCH", "40").split(","))
+                .mapToInt(x -> Integer.parseInt(x.trim())).toArray();
+            for (int ef : efs) {
                 PgVectorSearcher searcher = new PgVectorSearcher(ds, ef);
                 warm(() -> searcher.search(qVectors.get(0), all, 5), 100);
                 rows(report, "vector, pgvector HNSW (m=16, ef_construction=64, ef-search " + ef
@@ -240,7 +243,7 @@ public final class KnowledgeRetrievalBench {
                     }
                     total += truth.size();
                 }
-                if (ef == 40) {
+                if (ef == efs[0]) {
                     row(report, "exact scan (pgvector, no index), top 10", exactH);
                 }
                 recall.append(String.format("pgvector HNSW recall@10 vs exact, ef-search %d (top 10: hnsw.ef_search = %d):"
