@@ -78,9 +78,8 @@ public class PgVectorSearcher {
             try {
                 try (Statement st = con.createStatement()) {
                     // one round trip for all settings of this transaction
-                    // ef_search at least the row limit: with fewer, pgvector's iterative scan has to walk on through
-                    // the graph for the missing rows, which for some queries took 100 ms and more (measured)
-                    StringBuilder set = new StringBuilder("SET LOCAL hnsw.ef_search = " + Math.max(efSearch, limit));
+                    // ef_search as configured; the iterative scan below fetches rows beyond it (filters, FAQ collapse)
+                    StringBuilder set = new StringBuilder("SET LOCAL hnsw.ef_search = " + Math.max(efSearch, k));
                     if (exact) {
                         set.append("; SET LOCAL enable_indexscan = off");
                     } else {
@@ -90,6 +89,7 @@ public class PgVectorSearcher {
                         set.append("; SET LOCAL plan_cache_mode = force_custom_plan; SET LOCAL enable_seqscan = off");
                         if (supportsIterativeScan(st)) {
                             // pgvector >= 0.8: keep scanning the HNSW graph until enough rows pass the filter
+                            // (and for the rows beyond ef_search that the FAQ collapse needs)
                             set.append("; SET LOCAL hnsw.iterative_scan = strict_order");
                         }
                     }
