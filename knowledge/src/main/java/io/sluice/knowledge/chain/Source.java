@@ -15,7 +15,7 @@ public record Source(String documentId, String title, String heading, String url
     public static final String FAQ_DOCUMENT_PREFIX = "faq:";
 
     /**
-     * FAQ mirrors have one chunk per question/phrasing (up to ~9 per entry in the sample): the document
+     * FAQ mirrors have one chunk per question/phrasing (9–10 per entry in the sample): the document
      * tiers fetch this many times k and keep the best chunk per entry, so top-k still holds k entries.
      */
     public static final int FAQ_COLLAPSE_OVERFETCH = 10;
