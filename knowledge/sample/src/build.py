@@ -3,8 +3,10 @@
 
 Each line of faq-*.txt is: key | question | phrasing ; phrasing | answer | eval question ; eval question
 The eval questions are paraphrases written for evaluation only: they never go into the FAQ itself.
+phrasings-extra.txt adds more phrasings per entry (key | phrasing ; phrasing ...), written from the entry's
+question and answer only; a phrasing equal or too close to an eval question is refused (see too_close).
 """
-import glob, json, os
+import glob, json, os, re
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.dirname(HERE)
@@ -16,7 +18,28 @@ VALIDITY = {  # a few entries with a validity window (e.g. seasonal promotions)
     "cpn-013": ("2026-10-01T00:00:00Z", "2027-01-31T23:59:59Z"),
 }
 
-faq, evals, intents = [], [], []
+
+
+def features(text):
+    """Lower-cased English words and CJK character bigrams: what two near-copies share."""
+    t = text.lower()
+    words = set(re.findall(r"[a-z0-9']+", t))
+    cjk = "".join(c for c in t if "\u4e00" <= c <= "\u9fff")
+    return words | {cjk[i:i + 2] for i in range(len(cjk) - 1)}
+
+
+def too_close(a, b):
+    fa, fb = features(a), features(b)
+    return bool(fa and fb) and len(fa & fb) / len(fa | fb) >= 0.6
+
+
+extra = {}
+for line in open(os.path.join(HERE, "phrasings-extra.txt"), encoding="utf-8"):
+    if "|" in line and not line.startswith("#"):
+        key, texts = [p.strip() for p in line.split("|", 1)]
+        extra[key] = [p.strip() for p in texts.split(";") if p.strip()]
+
+faq, evals, intents, added = [], [], [], {}
 for path in sorted(glob.glob(os.path.join(HERE, "faq-*.txt"))):
     category = None
     for line in open(path, encoding="utf-8"):
@@ -30,13 +53,18 @@ for path in sorted(glob.glob(os.path.join(HERE, "faq-*.txt"))):
         phrasings = [p.strip() for p in phrasings.split(";") if p.strip()]
         ev = [p.strip() for p in ev.split(";") if p.strip()]
         assert len(phrasings) >= 2 and answer and len(ev) >= 1, key
+        written = list(phrasings)
+        added[key] = [p for p in extra.get(key, []) if p not in phrasings and p != question]
+        for p in extra.pop(key, []):
+            if p not in phrasings and p != question:
+                phrasings.append(p)
         entry = {"key": key, "category": category, "question": question, "phrasings": phrasings,
                  "answer": answer, "tags": [CATEGORY_LABEL[category]]}
         if key in VALIDITY:
             entry["validFrom"], entry["validUntil"] = VALIDITY[key]
         faq.append(entry)
         for q in ev:
-            assert q not in phrasings and q != question, q
+            assert q not in written and q != question, q
             evals.append({"question": q, "faqKey": key})
         for q in [phrasings[0]] + ev:
             intents.append((q, INTENT[category]))
@@ -46,6 +74,11 @@ for line in open(os.path.join(HERE, "intent-extra.txt"), encoding="utf-8"):
         intent, text = [p.strip() for p in line.split("|", 1)]
         intents.append((text, intent))
 
+assert not extra, "phrasings for unknown keys: " + ", ".join(extra)
+all_eval = [e["question"] for e in evals]
+close = [(k, p) for k, ps in added.items() for p in ps if any(too_close(p, q) for q in all_eval)]
+# only the phrasing is printed, so whoever fixes it does not read the evaluation set
+assert not close, "phrasings too close to an evaluation question: " + repr(close)
 keys = [e["key"] for e in faq]
 assert len(keys) == len(set(keys))
 with open(os.path.join(OUT, "faq.json"), "w", encoding="utf-8") as f:

@@ -14,6 +14,12 @@ public record Source(String documentId, String title, String heading, String url
     /** Mirrors of FAQ entries in the document tiers use this id prefix. */
     public static final String FAQ_DOCUMENT_PREFIX = "faq:";
 
+    /**
+     * FAQ mirrors have one chunk per question/phrasing (9–10 per entry in the sample): the document
+     * tiers fetch this many times k and keep the best chunk per entry, so top-k still holds k entries.
+     */
+    public static final int FAQ_COLLAPSE_OVERFETCH = 10;
+
     public static String faqKeyOf(String documentId) {
         return documentId != null && documentId.startsWith(FAQ_DOCUMENT_PREFIX)
             ? documentId.substring(FAQ_DOCUMENT_PREFIX.length()) : null;

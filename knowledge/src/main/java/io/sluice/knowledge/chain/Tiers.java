@@ -127,7 +127,7 @@ public final class Tiers {
             public List<Passage> search(TierQuery q, int k) {
                 FaqSnapshot s = snapshots.current();
                 List<Passage> out = new ArrayList<>();
-                for (FaqMatch m : s.match(q.text(), q.vector(), k, q.filter().category(), q.filter().at())) {
+                for (FaqMatch m : snapshots.match(s, q.text(), q.vector(), k, q.filter().category(), q.filter().at())) {
                     out.add(faqPassage(m, s));
                 }
                 return out;

@@ -67,22 +67,30 @@ public class KnowledgeConfiguration {
         return new CachingEmbedder(base, e.queryCacheSize());
     }
 
-    @Bean(destroyMethod = "close")
-    LuceneIndex knowledgeLuceneIndex(KnowledgeProperties properties, Embedder embedder, KnowledgeExecutors executors) {
+    /**
+     * The English model for Latin-script texts and queries (Lucene KNN and the FAQ snapshot), held in a
+     * wrapper: not an {@link Embedder} bean, other modules inject the one Embedder (the main model).
+     */
+    @Bean
+    EnglishModel knowledgeEnglishModel(KnowledgeProperties properties, KnowledgeExecutors executors) {
         KnowledgeProperties.Embedding e = properties.embedding();
-        // not a bean: other modules inject the one Embedder (the main model)
-        Embedder english = null;
-        if (e.englishModelEnabled()) {
-            if (!OnnxMiniLmEmbedder.MODEL_ID.equalsIgnoreCase(e.englishModel())) {
-                throw new IllegalStateException("sluice.knowledge.embedding.english-model: unknown model '"
-                    + e.englishModel() + "' (" + OnnxMiniLmEmbedder.MODEL_ID + " or none)");
-            }
-            english = new CachingEmbedder(new OnnxMiniLmEmbedder(e.batchSize(), executors.embedding()),
-                e.queryCacheSize());
-            log.info("embeddings: English queries in Lucene with in-process {}", OnnxMiniLmEmbedder.MODEL_ID);
+        if (!e.englishModelEnabled()) {
+            return new EnglishModel(null);
         }
+        if (!OnnxMiniLmEmbedder.MODEL_ID.equalsIgnoreCase(e.englishModel())) {
+            throw new IllegalStateException("sluice.knowledge.embedding.english-model: unknown model '"
+                + e.englishModel() + "' (" + OnnxMiniLmEmbedder.MODEL_ID + " or none)");
+        }
+        log.info("embeddings: English queries (Lucene KNN, FAQ snapshot) with in-process {}",
+            OnnxMiniLmEmbedder.MODEL_ID);
+        return new EnglishModel(new CachingEmbedder(new OnnxMiniLmEmbedder(e.batchSize(), executors.embedding()),
+            e.queryCacheSize()));
+    }
+
+    @Bean(destroyMethod = "close")
+    LuceneIndex knowledgeLuceneIndex(KnowledgeProperties properties, Embedder embedder, EnglishModel english) {
         return new LuceneIndex(properties.indexDir().resolve("chunks"), LexicalAnalyzers.create(properties.analyzer()),
-            embedder.dimension(), english);
+            embedder.dimension(), english.embedder());
     }
 
     @Bean
@@ -96,9 +104,10 @@ public class KnowledgeConfiguration {
     }
 
     @Bean
-    FaqSnapshotService faqSnapshotService(KnowledgeProperties properties, Embedder embedder, FaqRepository faq) {
-        FaqSnapshotService service = new FaqSnapshotService(properties.effectiveSnapshotDir(), embedder, () -> faq,
-            properties.faq().minSelfHitRate());
+    FaqSnapshotService faqSnapshotService(KnowledgeProperties properties, Embedder embedder, EnglishModel english,
+            FaqRepository faq) {
+        FaqSnapshotService service = new FaqSnapshotService(properties.effectiveSnapshotDir(), embedder,
+            english.embedder(), () -> faq, properties.faq().minSelfHitRate());
         if (!service.hasSnapshot()) {
             try {
                 service.rebuildFromDatabase();

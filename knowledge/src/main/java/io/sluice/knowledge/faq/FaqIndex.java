@@ -9,7 +9,8 @@ import io.sluice.knowledge.embedding.Embedder;
 /**
  * The F1 FAQ lookup: the best entry of the published snapshot for a question, by embedding
  * similarity and keywords, with nothing remote involved (the embedding model runs in process; if
- * it fails the match falls back to keywords alone).
+ * it fails the match falls back to keywords alone). Latin-script questions are matched with the English
+ * model when the snapshot carries its vectors.
  */
 public class FaqIndex {
 
@@ -38,7 +39,7 @@ public class FaqIndex {
         } catch (RuntimeException e) {
             vector = null;
         }
-        return snapshots.current().match(question, vector, k, null, Instant.now());
+        return snapshots.match(snapshots.current(), question, vector, k, null, Instant.now());
     }
 
     /** Entries in the published snapshot (0 before one is published). */

@@ -8,17 +8,27 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
+import io.sluice.knowledge.embedding.Scripts;
 import io.sluice.knowledge.embedding.Vectors;
 
 /**
  * An immutable, versioned FAQ snapshot: entries with one embedding per question/phrasing, matched
  * in memory by embedding similarity blended with keyword (character bigram / word) overlap.
  * Matching a question costs microseconds and needs nothing remote.
+ *
+ * <p>Latin-script texts may also carry a vector of the English model (all-MiniLM-L6-v2): a Latin-script
+ * question with an English query vector is then matched against those, as in the Lucene KNN tier, because
+ * BGE-small-zh ranks English paraphrases poorly.
  */
 public final class FaqSnapshot {
 
     /** Weight of keyword overlap in the blended score (the rest is cosine similarity). */
     static final float KEYWORD_WEIGHT = 0.3f;
+    /**
+     * The English model's cosine spreads wider than BGE's (its threshold is 0.3 where BGE's is 0.5), so
+     * it is mapped linearly onto BGE's scale (0.3 → 0.5, 1 → 1) and one FAQ threshold serves both.
+     */
+    static final float ENGLISH_STRETCH = 5f / 7f;
 
     private final long version;
     private final Instant createdAt;
@@ -30,10 +40,24 @@ public final class FaqSnapshot {
     private final int[] owner;
     private final float[][] vectors;
     private final List<Set<String>> keywords;
+    private final String englishModelId;
+    private final int englishDimension;
+    /** The English model's vector of text i, null for texts that are not Latin-script. */
+    private final float[][] englishVectors;
+    private final boolean hasEnglish;
     private final String checksum;
 
     FaqSnapshot(long version, Instant createdAt, String modelId, int dimension, List<FaqEntry> entries,
             List<float[]> textVectors, String checksum) {
+        this(version, createdAt, modelId, dimension, entries, textVectors, null, 0, null, checksum);
+    }
+
+    /**
+     * @param englishVectors one per text (null entries for non-Latin texts), or null when the snapshot has none
+     */
+    FaqSnapshot(long version, Instant createdAt, String modelId, int dimension, List<FaqEntry> entries,
+            List<float[]> textVectors, String englishModelId, int englishDimension, List<float[]> englishVectors,
+            String checksum) {
         this.version = version;
         this.createdAt = createdAt;
         this.modelId = modelId;
@@ -58,6 +82,25 @@ public final class FaqSnapshot {
             }
         }
         keywords = List.copyOf(kw);
+        if (englishVectors != null && englishVectors.size() != n) {
+            throw new IllegalArgumentException("expected " + n + " English vectors, got " + englishVectors.size());
+        }
+        this.englishModelId = englishVectors == null ? null : englishModelId;
+        this.englishDimension = englishVectors == null ? 0 : englishDimension;
+        this.englishVectors = new float[n][];
+        boolean any = false;
+        for (int t = 0; englishVectors != null && t < n; t++) {
+            float[] v = englishVectors.get(t);
+            if (v != null) {
+                if (v.length != englishDimension) {
+                    throw new IllegalArgumentException("English vector of " + v.length + " dimensions, expected "
+                        + englishDimension);
+                }
+                this.englishVectors[t] = v.clone();
+                any = true;
+            }
+        }
+        this.hasEnglish = any;
         this.checksum = checksum;
     }
 
@@ -85,6 +128,20 @@ public final class FaqSnapshot {
         return entries.size();
     }
 
+    /** The English model whose vectors the Latin-script texts carry, or null. */
+    public String englishModelId() {
+        return englishModelId;
+    }
+
+    public int englishDimension() {
+        return englishDimension;
+    }
+
+    /** True when at least one text carries an English-model vector. */
+    public boolean hasEnglishVectors() {
+        return hasEnglish;
+    }
+
     /** SHA-256 over the serialized content; verified when loaded from disk. */
     public String checksum() {
         return checksum;
@@ -106,6 +163,11 @@ public final class FaqSnapshot {
         return vectors[i];
     }
 
+    /** The English model's vector of text i, or null. */
+    float[] englishVectorUnsafe(int i) {
+        return englishVectors[i];
+    }
+
     /**
      * Best entries for a question, one match per entry, best first.
      *
@@ -113,6 +175,18 @@ public final class FaqSnapshot {
      * @param at          entries outside their validity window at this instant are skipped
      */
     public List<FaqMatch> match(String question, float[] queryVector, int k, String category, Instant at) {
+        return match(question, queryVector, null, k, category, at);
+    }
+
+    /**
+     * Best entries for a question, one match per entry (the best of its question and phrasings), best first.
+     *
+     * @param englishVector the question's English-model embedding, or null; used (instead of
+     *                      {@code queryVector}) when the question is Latin-script and the snapshot has
+     *                      English vectors: only Latin-script texts are then compared by embedding
+     */
+    public List<FaqMatch> match(String question, float[] queryVector, float[] englishVector, int k, String category,
+            Instant at) {
         if (entries.isEmpty()) {
             return List.of();
         }
@@ -120,12 +194,20 @@ public final class FaqSnapshot {
         float[] best = new float[entries.size()];
         int[] bestText = new int[entries.size()];
         java.util.Arrays.fill(best, -1f);
-        boolean useVector = queryVector != null && queryVector.length == dimension;
+        boolean useEnglish = usesEnglish(question, englishVector);
+        boolean useVector = !useEnglish && queryVector != null && queryVector.length == dimension;
         for (int i = 0; i < texts.length; i++) {
             float kwScore = dice(qk, keywords.get(i));
-            float score = useVector
-                ? (1 - KEYWORD_WEIGHT) * Vectors.dot(queryVector, vectors[i]) + KEYWORD_WEIGHT * kwScore
-                : kwScore;
+            float score;
+            if (useEnglish) {
+                float[] en = englishVectors[i];
+                float cosine = en == null ? 0 : 1 - (1 - Vectors.dot(englishVector, en)) * ENGLISH_STRETCH;
+                score = (1 - KEYWORD_WEIGHT) * Math.max(0, cosine) + KEYWORD_WEIGHT * kwScore;
+            } else {
+                score = useVector
+                    ? (1 - KEYWORD_WEIGHT) * Vectors.dot(queryVector, vectors[i]) + KEYWORD_WEIGHT * kwScore
+                    : kwScore;
+            }
             if (score > best[owner[i]]) {
                 best[owner[i]] = score;
                 bestText[owner[i]] = i;
@@ -142,6 +224,12 @@ public final class FaqSnapshot {
         }
         out.sort(Collections.reverseOrder(java.util.Comparator.comparingDouble(FaqMatch::score)));
         return out.size() > k ? List.copyOf(out.subList(0, k)) : out;
+    }
+
+    /** Whether {@link #match} takes the English route for this question and English query vector. */
+    public boolean usesEnglish(String question, float[] englishVector) {
+        return hasEnglish && englishVector != null && englishVector.length == englishDimension
+            && Scripts.latin(question);
     }
 
     /** Keyword features: CJK character bigrams (and single characters of 1-char runs), lower-cased Latin words. */

@@ -19,6 +19,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 import io.sluice.knowledge.embedding.Embedder;
+import io.sluice.knowledge.embedding.Scripts;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,6 +46,8 @@ public class FaqSnapshotService {
 
     private final Path dir;
     private final Embedder embedder;
+    /** The English model for Latin-script texts and questions, or null. */
+    private final Embedder english;
     private final Supplier<FaqRepository> repository;
     private final double minSelfHitRate;
     private final AtomicReference<FaqSnapshot> current = new AtomicReference<>();
@@ -55,8 +58,18 @@ public class FaqSnapshotService {
      * @param minSelfHitRate share of entries whose own question must match themselves first (e.g. 0.9)
      */
     public FaqSnapshotService(Path dir, Embedder embedder, Supplier<FaqRepository> repository, double minSelfHitRate) {
+        this(dir, embedder, null, repository, minSelfHitRate);
+    }
+
+    /**
+     * @param english the English model (as in the Lucene KNN tier): Latin-script texts get its vectors too and
+     *                Latin-script questions are matched with it; null for none
+     */
+    public FaqSnapshotService(Path dir, Embedder embedder, Embedder english, Supplier<FaqRepository> repository,
+            double minSelfHitRate) {
         this.dir = dir;
         this.embedder = embedder;
+        this.english = english;
         this.repository = repository;
         this.minSelfHitRate = minSelfHitRate;
         try {
@@ -79,6 +92,29 @@ public class FaqSnapshotService {
 
     public boolean hasSnapshot() {
         return current.get() != null;
+    }
+
+    /**
+     * The published snapshot's best matches for a question: Latin-script questions with the English model
+     * when the snapshot has English vectors (falling back to the main model if it fails), others with
+     * {@code vector}, the question's main-model embedding (null = keywords only).
+     */
+    public List<FaqMatch> match(FaqSnapshot s, String question, float[] vector, int k, String category, Instant at) {
+        return s.match(question, vector, englishVector(s, question), k, category, at);
+    }
+
+    /** The question's English-model vector when the snapshot can use it, else null. */
+    private float[] englishVector(FaqSnapshot s, String question) {
+        if (english == null || !s.hasEnglishVectors() || !english.modelId().equals(s.englishModelId())
+                || !Scripts.latin(question)) {
+            return null;
+        }
+        try {
+            return english.embed(question);
+        } catch (RuntimeException e) {
+            log.debug("English model failed for a FAQ query; matching with the main model", e);
+            return null;
+        }
     }
 
     /** Embeds every question and phrasing (reusing vectors of the current snapshot for unchanged text). */
@@ -110,10 +146,51 @@ public class FaqSnapshotService {
                 vectors.add(known.get(t));
             }
         }
+        List<float[]> englishVectors = englishVectors(entries, previous);
         long version = lastVersion.updateAndGet(last -> Math.max(Math.max(System.currentTimeMillis(), last + 1),
             previous == null ? 1 : previous.version() + 1));
         return FaqSnapshotCodec.create(version, Instant.now(), embedder.modelId(), embedder.dimension(), entries,
-            vectors);
+            vectors, englishVectors == null ? null : english.modelId(), englishVectors == null ? 0
+                : english.dimension(), englishVectors);
+    }
+
+    /**
+     * The English model's vector per text (null for non-Latin texts), reusing the previous snapshot's; null
+     * when there is no English model or it fails (the snapshot is then built without: BGE still answers).
+     */
+    private List<float[]> englishVectors(List<FaqEntry> entries, FaqSnapshot previous) {
+        if (english == null) {
+            return null;
+        }
+        Map<String, float[]> known = new HashMap<>();
+        if (previous != null && english.modelId().equals(previous.englishModelId())) {
+            for (int i = 0; i < previous.textCount(); i++) {
+                if (previous.englishVectorUnsafe(i) != null) {
+                    known.put(previous.text(i), previous.englishVectorUnsafe(i));
+                }
+            }
+        }
+        List<String> missing = entries.stream().flatMap(e -> e.texts().stream())
+            .filter(t -> Scripts.latin(t) && !known.containsKey(t)).distinct().toList();
+        try {
+            if (!missing.isEmpty()) {
+                List<float[]> fresh = english.embedAll(missing);
+                for (int i = 0; i < missing.size(); i++) {
+                    known.put(missing.get(i), fresh.get(i));
+                }
+            }
+        } catch (RuntimeException e) {
+            log.warn("English model failed for {} FAQ texts; snapshot built without English vectors: {}",
+                missing.size(), e.toString());
+            return null;
+        }
+        List<float[]> out = new ArrayList<>();
+        for (FaqEntry e : entries) {
+            for (String t : e.texts()) {
+                out.add(Scripts.latin(t) ? known.get(t) : null);
+            }
+        }
+        return out;
     }
 
     /** Checks a snapshot before it may answer customers. */
@@ -135,11 +212,8 @@ public class FaqSnapshotService {
             }
         }
         for (int i = 0; i < s.textCount(); i++) {
-            for (float f : s.vectorUnsafe(i)) {
-                if (!Float.isFinite(f)) {
-                    problems.add("vector of '" + s.text(i) + "' is not finite");
-                    break;
-                }
+            if (!finite(s.vectorUnsafe(i)) || !finite(s.englishVectorUnsafe(i))) {
+                problems.add("vector of '" + s.text(i) + "' is not finite");
             }
         }
         int hits = 0;
@@ -157,6 +231,17 @@ public class FaqSnapshotService {
                 rate * 100, minSelfHitRate * 100));
         }
         return new Validation(problems.isEmpty(), List.copyOf(problems), rate);
+    }
+
+    private static boolean finite(float[] v) {
+        if (v != null) {
+            for (float f : v) {
+                if (!Float.isFinite(f)) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     /**

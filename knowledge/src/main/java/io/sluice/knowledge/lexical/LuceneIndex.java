@@ -75,7 +75,7 @@ public class LuceneIndex implements AutoCloseable {
     private static final String F_VALID_UNTIL = "vu";
     private static final int MAX_QUERY_TERMS = 256;
     /** FAQ mirrors have one chunk per phrasing; fetch more and keep the best chunk per FAQ entry. */
-    static final int OVERFETCH = 4;
+    static final int OVERFETCH = Source.FAQ_COLLAPSE_OVERFETCH;
 
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(LuceneIndex.class);
 

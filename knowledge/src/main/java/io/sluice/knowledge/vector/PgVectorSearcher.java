@@ -70,18 +70,30 @@ public class PgVectorSearcher {
               AND (?::text IS NULL OR d.category = ?)
             ORDER BY c.embedding <=> ?::vector
             LIMIT ?""";
+        // FAQ mirrors are collapsed to one row per entry below, so fetch more rows than k
+        int limit = k * Source.FAQ_COLLAPSE_OVERFETCH;
         return jdbc.execute((ConnectionCallback<List<Passage>>) con -> {
             boolean auto = con.getAutoCommit();
             con.setAutoCommit(false);
             try {
                 try (Statement st = con.createStatement()) {
-                    st.execute("SET LOCAL hnsw.ef_search = " + Math.max(efSearch, k));
+                    // one round trip for all settings of this transaction
+                    // ef_search as configured; the iterative scan below fetches rows beyond it (filters, FAQ collapse)
+                    StringBuilder set = new StringBuilder("SET LOCAL hnsw.ef_search = " + Math.max(efSearch, k));
                     if (exact) {
-                        st.execute("SET LOCAL enable_indexscan = off");
-                    } else if (supportsIterativeScan(st)) {
-                        // pgvector >= 0.8: keep scanning the HNSW graph until enough rows pass the filter
-                        st.execute("SET LOCAL hnsw.iterative_scan = strict_order");
+                        set.append("; SET LOCAL enable_indexscan = off");
+                    } else {
+                        // Plan with the actual vector (the prepared statement's generic plan is a sequential scan)
+                        // and never fall back to one: on a table of ~10^4 rows the planner prefers a sequential
+                        // scan (≈ 30 ms) over HNSW (≈ 2 ms) as soon as ef_search is above ~40.
+                        set.append("; SET LOCAL plan_cache_mode = force_custom_plan; SET LOCAL enable_seqscan = off");
+                        if (supportsIterativeScan(st)) {
+                            // pgvector >= 0.8: keep scanning the HNSW graph until enough rows pass the filter
+                            // (and for the rows beyond ef_search that the FAQ collapse needs)
+                            set.append("; SET LOCAL hnsw.iterative_scan = strict_order");
+                        }
                     }
+                    st.execute(set.toString());
                 }
                 List<Passage> out = new ArrayList<>();
                 java.util.Set<String> faqSeen = new java.util.HashSet<>();
@@ -93,7 +105,7 @@ public class PgVectorSearcher {
                     ps.setString(4, filter.category());
                     ps.setString(5, filter.category());
                     ps.setString(6, literal);
-                    ps.setInt(7, k * 4);
+                    ps.setInt(7, limit);
                     try (ResultSet rs = ps.executeQuery()) {
                         while (rs.next() && out.size() < k) {
                             String documentId = rs.getString(1);
