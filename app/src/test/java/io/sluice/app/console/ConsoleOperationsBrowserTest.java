@@ -133,7 +133,9 @@ class ConsoleOperationsBrowserTest {
             browser.findElement(By.id("pin-reason")).sendKeys("provider incident drill");
             browser.findElement(By.id("pin-button")).click();
 
-            assertThat(browser.findElement(By.id("level-effective")).getText()).isEqualTo("L3");
+            // the governance page is shown before and after the post: wait for the new one (the old element goes stale)
+            await().atMost(Duration.ofSeconds(15)).ignoreExceptions().untilAsserted(() ->
+                assertThat(browser.findElement(By.id("level-effective")).getText()).isEqualTo("L3"));
             assertThat(browser.findElement(By.id("level-reason")).getText()).contains("pinned by " + operator)
                 .contains("provider incident drill");
             Browser.screenshot(browser, "console-governance-pinned");

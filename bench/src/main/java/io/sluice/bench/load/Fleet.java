@@ -84,8 +84,13 @@ final class Fleet implements AutoCloseable {
     void startInstance(String name, Map<String, String> extra) throws IOException, InterruptedException {
         Path data = options.workDir().resolve("instance-" + name);
         Files.createDirectories(data);
-        List<String> command = new ArrayList<>(List.of(java(), "-Xmx640m", "-XX:+ExitOnOutOfMemoryError", "-jar",
-            options.jar().toAbsolutePath().toString()));
+        List<String> command = new ArrayList<>(List.of(java(), "-Xmx640m", "-XX:+ExitOnOutOfMemoryError"));
+        // e.g. SLUICE_BENCH_JVM_OPTS="-XX:StartFlightRecording=filename=/tmp/sluice.jfr,settings=profile" to profile
+        String jvmOptions = System.getenv().getOrDefault("SLUICE_BENCH_JVM_OPTS", "").trim();
+        if (!jvmOptions.isEmpty()) {
+            command.addAll(List.of(jvmOptions.split("\\s+")));
+        }
+        command.addAll(List.of("-jar", options.jar().toAbsolutePath().toString()));
         Map<String, String> settings = new LinkedHashMap<>(overrides);
         settings.putAll(extra);
         settings.forEach((key, value) -> command.add("--" + key + "=" + value));
