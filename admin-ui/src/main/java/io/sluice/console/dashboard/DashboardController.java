@@ -36,6 +36,7 @@ class DashboardController {
         model.addAttribute("tokens", queries.tokens());
         model.addAttribute("level", queries.level());
         model.addAttribute("admissionQueue", queries.admissionQueue());
+        model.addAttribute("admissionQueueByClass", queries.admissionQueueByClass());
         return "dashboard :: stats";
     }
 

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.sluice.api.admission.PriorityAdmission;
+import io.sluice.api.intent.Priority;
 import io.sluice.governance.degradation.DegradationControl;
 import io.sluice.governance.degradation.DegradationState;
 import io.sluice.governance.gateway.GatewayAssembly;
@@ -100,6 +101,18 @@ public class DashboardQueries {
     public Integer admissionQueue() {
         PriorityAdmission a = admission.getIfAvailable();
         return a == null ? null : a.queueLength();
+    }
+
+    /** The same, by priority class S, A, B (empty when there is no admission). */
+    public Map<String, Integer> admissionQueueByClass() {
+        PriorityAdmission a = admission.getIfAvailable();
+        Map<String, Integer> waiting = new LinkedHashMap<>();
+        if (a != null) {
+            for (Priority priority : Priority.values()) {
+                waiting.put(priority.name(), a.waiting(priority));
+            }
+        }
+        return waiting;
     }
 
     public record LaneUse(String lane, int inUse, int size) {

@@ -146,6 +146,8 @@ class ConsoleLiveSettingsBrowserTest {
             assertThat(Long.parseLong(browser.findElement(By.id("fig-hit-rate")).getAttribute("data-lookups"))).isGreaterThanOrEqualTo(2);
             assertThat(Long.parseLong(browser.findElement(By.id("fig-429")).getText())).isPositive();
             assertThat(number(browser.findElement(By.id("fig-tokens")).getText())).isPositive();
+            assertThat(browser.findElement(By.id("fig-admission-queue-S")).getText()).matches("\\d+");
+            assertThat(browser.findElement(By.id("fig-admission-queue-B")).getText()).matches("\\d+");
         });
         WebElement budget = browser.findElement(By.id("fig-token-budget"));
         assertThat(budget.getAttribute("data-limit")).isEqualTo(Long.toString(TPM_LIMIT));
