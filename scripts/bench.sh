@@ -19,6 +19,9 @@
 # services. SLUICE_BENCH_DB_URL / SLUICE_BENCH_REDIS_URL point it at servers you run instead
 # (SLUICE_BENCH_PG_DATA then names the chroot data directory to restart). Ports 18480-18482 (mock,
 # instances a, b) and 18490-18492 (front door).
+#
+# Knobs: SLUICE_BENCH_SCENARIO_SECONDS (full mode, 60-180, default 120) sets each scenario's length;
+# SLUICE_BENCH_JVM_OPTS adds JVM options to the Sluice instances (e.g. a flight recording).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CACHE_DIR="${SLUICE_CACHE_DIR:-$HOME/.cache/sluice}"

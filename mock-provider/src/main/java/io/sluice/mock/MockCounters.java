@@ -10,7 +10,7 @@ package io.sluice.mock;
  * @param malformed         answered 200 with an unparsable body
  * @param hung              requests that were held without an answer
  * @param cut               streams cut midway on purpose
- * @param disconnected      streams the client went away from
+ * @param disconnected      streams and hung calls the client went away from
  * @param inFlight          requests being handled now
  * @param maxConcurrentSeen most requests in flight at once (counted before the concurrency cap)
  * @param promptTokens      prompt tokens of admitted requests

@@ -109,7 +109,7 @@ public final class MockProvider implements AutoCloseable {
         return scenario.get();
     }
 
-    /** Replaces the scenario; calls held by a previous {@code hang} are released (answered 503). */
+    /** Replaces the scenario; calls held by a previous {@code hang} are released (their body ends with an error). */
     public MockProvider scenario(Scenario next) {
         scenario.set(next);
         CountDownLatch previous = hangRelease;
@@ -212,8 +212,7 @@ public final class MockProvider implements AutoCloseable {
             completionTokens.addAndGet(tokens.size());
             if (s.hang()) {
                 hung.incrementAndGet();
-                awaitRelease();
-                respond(exchange, 503, error("released from hang"), "application/json");
+                hang(exchange, stream);
                 return;
             }
             sleep(latency(s, random));
@@ -421,13 +420,37 @@ public final class MockProvider implements AutoCloseable {
         return Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2);
     }
 
-    private void awaitRelease() {
+    /**
+     * Never answers, but notices a client that gives up, as a real provider does when its write to a
+     * closed connection fails: the headers go out at once, then a byte of padding every
+     * {@value #HANG_PROBE_MS} ms (whitespace before a JSON body, a comment line in an event stream). A
+     * client that closed its connection stops counting as in flight ({@code disconnected} counts it);
+     * a scenario change ends the held calls with an error body.
+     */
+    private void hang(HttpExchange exchange, boolean stream) throws IOException {
+        exchange.getResponseHeaders().set("Content-Type", stream ? "text/event-stream" : "application/json");
+        exchange.sendResponseHeaders(200, 0);
+        OutputStream out = exchange.getResponseBody();
+        byte[] padding = (stream ? ":\n" : " ").getBytes(StandardCharsets.UTF_8);
+        CountDownLatch release = hangRelease;
         try {
-            hangRelease.await(10, TimeUnit.MINUTES);
+            while (!release.await(HANG_PROBE_MS, TimeUnit.MILLISECONDS)) {
+                out.write(padding);
+                out.flush();
+            }
+            out.write(stream ? ("data: " + new String(error("released from hang"), StandardCharsets.UTF_8) + "\n\n")
+                .getBytes(StandardCharsets.UTF_8) : error("released from hang"));
+            out.close();
+        } catch (IOException clientWentAway) {
+            disconnected.incrementAndGet();
+            exchange.close();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            exchange.close();
         }
     }
+
+    private static final long HANG_PROBE_MS = 50;
 
     private static void sleep(long ms) {
         if (ms <= 0) {

@@ -161,7 +161,25 @@ class MockProviderTest {
         assertThat(call).isNotDone();
         mock.scenario(Scenario.healthy());
 
-        assertThat(call.join().statusCode()).isEqualTo(503);
+        assertThat(call.join().body()).contains("released from hang");
+    }
+
+    @Test
+    void aHungCallWhoseClientGivesUpNoLongerCountsAsInFlight() throws Exception {
+        mock.scenario(Scenario.healthy().withHang(true));
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", mock.port())) {
+            byte[] body = BODY.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            socket.getOutputStream().write(("POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                + "Content-Type: application/json\r\nContent-Length: " + body.length + "\r\n\r\n")
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            socket.getOutputStream().write(body);
+            socket.getOutputStream().flush();
+            await().until(() -> mock.counters().hung() == 1);
+            assertThat(mock.counters().inFlight()).isEqualTo(1);
+        } // the client gives up: its connection closes
+
+        await().atMost(java.time.Duration.ofSeconds(5)).until(() -> mock.counters().inFlight() == 0);
+        assertThat(mock.counters().disconnected()).isEqualTo(1);
     }
 
     @Test

@@ -34,9 +34,20 @@ final class Scenarios {
         this.surgePeak = 5 * capacity;
     }
 
-    /** Seconds of load per scenario: ≤ 20 s short, 2 minutes full. */
+    /** Seconds of load per scenario: 20 s short; full mode 2 minutes, or SLUICE_BENCH_SCENARIO_SECONDS (60–180). */
     double length() {
-        return shortMode ? 20 : 120;
+        if (shortMode) {
+            return 20;
+        }
+        String configured = System.getenv("SLUICE_BENCH_SCENARIO_SECONDS");
+        if (configured == null || configured.isBlank()) {
+            return 120;
+        }
+        int seconds = Integer.parseInt(configured.trim());
+        if (seconds < 60 || seconds > 180) {
+            throw new IllegalArgumentException("SLUICE_BENCH_SCENARIO_SECONDS must be 60 to 180, was " + seconds);
+        }
+        return seconds;
     }
 
     ScenarioPlan plan(String name) {
