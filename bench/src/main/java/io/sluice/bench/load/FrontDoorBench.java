@@ -36,8 +36,8 @@ final class FrontDoorBench {
         "sluice.permits.lanes.interactive.permits", "1024",
         "sluice.gateway.lanes.interactive.sentinel.max-threads", "1024",
         "sluice.ingress.rate.global.max-rate", "100000",
-        "sluice.ingress.rate.user.capacity", "1000000",
-        "sluice.ingress.rate.user.refill-per-second", "1000000",
+        "sluice.ingress.rate.user.capacity", "100000",
+        "sluice.ingress.rate.user.refill-per-second", "10000",
         "server.tomcat.threads.max", "300",
         // cluster permits are sized once per cluster (Redis key): a key space of its own, so the 1024 apply
         "sluice.permits.key-prefix", "sluice:bench-frontdoor:" + Long.toHexString(System.nanoTime()) + ":permits:");
