@@ -315,8 +315,10 @@ public final class MockProvider implements AutoCloseable {
         body.put("model", model);
         body.put("choices", List.of(choice));
         body.put("usage", usage(prompt, tokens.size()));
-        respond(exchange, 200, JSON.writeValueAsBytes(body), "application/json");
+        // counted before the answer leaves (like in-flight), so a client that reads the counters on
+        // receipt sees it
         served.incrementAndGet();
+        respond(exchange, 200, JSON.writeValueAsBytes(body), "application/json");
     }
 
     private void stream(HttpExchange exchange, Scenario s, String model, int prompt, List<String> tokens,
@@ -349,9 +351,14 @@ public final class MockProvider implements AutoCloseable {
                 last.put("usage", usage(prompt, tokens.size()));
                 event(out, JSON.writeValueAsString(last));
             }
-            out.write("data: [DONE]\n\n".getBytes(StandardCharsets.UTF_8));
-            out.flush();
-            served.incrementAndGet();
+            served.incrementAndGet(); // before the last event leaves, as for a plain answer
+            try {
+                out.write("data: [DONE]\n\n".getBytes(StandardCharsets.UTF_8));
+                out.flush();
+            } catch (IOException lastWriteFailed) {
+                served.decrementAndGet();
+                throw lastWriteFailed;
+            }
         } catch (IOException clientWentAway) {
             disconnected.incrementAndGet();
         }
