@@ -11,7 +11,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One operator-set value shared by the cluster, the way {@code SentinelRules} shares its rules: stored in
+ * One operator-set value shared by the cluster (Sentinel rules, user limits): stored in
  * Redis (an instance that starts later reads it) and announced on a topic (running instances apply it
  * at once). The owner validates and applies the value; this only carries it.
  */

@@ -16,12 +16,10 @@ import com.alibaba.csp.sentinel.slots.block.flow.FlowRule;
 import com.alibaba.csp.sentinel.slots.block.flow.FlowRuleManager;
 
 import io.sluice.governance.cluster.RedisGuard;
+import io.sluice.governance.cluster.SharedSetting;
 import io.sluice.governance.gateway.Lane;
 
-import org.redisson.api.RBucket;
-import org.redisson.api.RTopic;
 import org.redisson.api.RedissonClient;
-import org.redisson.client.codec.StringCodec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,22 +38,16 @@ public final class SentinelRules implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SentinelRules.class);
     private static final ObjectMapper JSON = JsonMapper.builder().build();
 
-    private final RBucket<String> stored;
-    private final RTopic topic;
-    private final RedisGuard guard;
+    private final SharedSetting shared;
     private final Map<Lane, Set<String>> modelsPerLane;
     private final Map<Lane, LaneRules> configured;
     private volatile Map<Lane, LaneRules> current;
-    private int listenerId = -1;
     /** Sentinel circuit breakers that left CLOSED, by resource#grade (a resource may have a slow and an error rule). */
     private final Map<String, CircuitBreaker.State> breakerStates = new java.util.concurrent.ConcurrentHashMap<>();
     private final String observerName = "sluice-rules-" + java.util.UUID.randomUUID();
 
     public SentinelRules(RedissonClient redisson, String keyPrefix, RedisGuard guard, Map<Lane, Set<String>> modelsPerLane,
             Map<Lane, LaneRules> configured) {
-        this.stored = redisson.getBucket(keyPrefix + "sentinel-rules", StringCodec.INSTANCE);
-        this.topic = redisson.getTopic(keyPrefix + "sentinel-rules-changed", StringCodec.INSTANCE);
-        this.guard = guard;
         this.modelsPerLane = Map.copyOf(modelsPerLane);
         this.configured = Map.copyOf(configured);
         EventObserverRegistry.getInstance().addStateChangeObserver(observerName, (from, to, rule, value) -> {
@@ -66,20 +58,15 @@ public final class SentinelRules implements AutoCloseable {
                 breakerStates.put(breaker, to);
             }
         });
-        Map<Lane, LaneRules> initial = guard.call(() -> {
-            String json = stored.get();
-            return json == null ? configured : decode(json);
-        }, () -> configured);
-        apply(initial);
-        guard.run(() -> listenerId = topic.addListener(String.class, (channel, json) -> {
+        this.shared = new SharedSetting(redisson, keyPrefix + "sentinel-rules", guard, json -> {
             try {
                 apply(decode(json));
                 log.info("sentinel rules replaced from the cluster");
             } catch (RuntimeException e) {
                 log.warn("ignored an unreadable sentinel rule set from the cluster: {}", e.getMessage());
             }
-        }), () -> {
         });
+        apply(shared.stored().map(SentinelRules::decode).orElse(configured));
     }
 
     /** The resource name of a lane and model. */
@@ -133,11 +120,7 @@ public final class SentinelRules implements AutoCloseable {
             throw new IllegalArgumentException("rules missing for lanes " + modelsPerLane.keySet());
         }
         apply(next);
-        String json = JSON.writeValueAsString(next);
-        guard.run(() -> {
-            stored.set(json);
-            topic.publish(json);
-        }, () -> log.warn("redis unreachable: sentinel rules changed on this instance only"));
+        shared.publish(JSON.writeValueAsString(next));
     }
 
     /** Back to the configured rules, cluster-wide. */
@@ -213,9 +196,6 @@ public final class SentinelRules implements AutoCloseable {
     @Override
     public void close() {
         EventObserverRegistry.getInstance().removeStateChangeObserver(observerName);
-        if (listenerId >= 0) {
-            guard.run(() -> topic.removeListener(listenerId), () -> {
-            });
-        }
+        shared.close();
     }
 }
