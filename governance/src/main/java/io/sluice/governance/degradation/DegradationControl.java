@@ -205,8 +205,10 @@ public class DegradationControl implements SmartLifecycle, AutoCloseable {
                     automatic = DegradationLevel.worst(automatic, DegradationLevel.valueOf(parts[0]));
                 }
             }
-            pin = parsePin(pinBucket().get()).orElse(null);
-            applyCacheThresholds(thresholdsBucket().get());
+            // the pin and the threshold overrides in one round trip (MGET)
+            Map<String, String> settings = redisson.getBuckets(StringCodec.INSTANCE).get(pinKey(), thresholdsKey());
+            pin = parsePin(settings.get(pinKey())).orElse(null);
+            applyCacheThresholds(settings.get(thresholdsKey()));
         } catch (RuntimeException e) {
             fromRedis = false;
             log.debug("degradation: Redis unavailable, using the last known pin and this instance's signals", e);
@@ -283,12 +285,20 @@ public class DegradationControl implements SmartLifecycle, AutoCloseable {
         return thresholds;
     }
 
+    private String thresholdsKey() {
+        return properties.keyPrefix() + "cache-thresholds";
+    }
+
+    private String pinKey() {
+        return properties.keyPrefix() + "pin";
+    }
+
     private RBucket<String> thresholdsBucket() {
-        return redisson.getBucket(properties.keyPrefix() + "cache-thresholds", StringCodec.INSTANCE);
+        return redisson.getBucket(thresholdsKey(), StringCodec.INSTANCE);
     }
 
     private RBucket<String> pinBucket() {
-        return redisson.getBucket(properties.keyPrefix() + "pin", StringCodec.INSTANCE);
+        return redisson.getBucket(pinKey(), StringCodec.INSTANCE);
     }
 
     private RMap<String, String> proposals() {
