@@ -70,16 +70,12 @@ class ConsoleLiveSettingsBrowserTest {
 
     @DynamicPropertySource
     static void services(DynamicPropertyRegistry registry) {
-        registry.add("sluice.db.url", TestServices::databaseUrl);
-        registry.add("sluice.redis.url", TestServices::redisUrl);
-        registry.add("sluice.data-dir", () -> System.getProperty("java.io.tmpdir") + "/sluice-test-" + UUID.randomUUID());
+        // this run's own Redis keys and data dir: a change here never leaks into another test run on the same Redis
+        TestServices.isolated(registry, RUN);
         registry.add("sluice.llm.base-url", PROVIDER::baseUrl);
         registry.add("sluice.gateway.tpm.limit", () -> Long.toString(TPM_LIMIT));
         registry.add("sluice.batch.jobs.work-queue-drain.enabled", () -> "false");
         registry.add("sluice.degradation.auto", () -> "false");
-        // this run's own shared settings: a change here never leaks into another test run on the same Redis
-        registry.add("sluice.ingress.rate.user.key-prefix", () -> "test:" + RUN + ":bucket:");
-        registry.add("sluice.degradation.key-prefix", () -> "test:" + RUN + ":degradation:");
     }
 
     @BeforeAll
