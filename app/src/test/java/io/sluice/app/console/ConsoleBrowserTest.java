@@ -40,9 +40,7 @@ class ConsoleBrowserTest {
 
     @DynamicPropertySource
     static void services(DynamicPropertyRegistry registry) {
-        registry.add("sluice.db.url", TestServices::databaseUrl);
-        registry.add("sluice.redis.url", TestServices::redisUrl);
-        registry.add("sluice.data-dir", () -> System.getProperty("java.io.tmpdir") + "/sluice-test-" + UUID.randomUUID());
+        TestServices.isolated(registry, UUID.randomUUID().toString());
     }
 
     @BeforeAll

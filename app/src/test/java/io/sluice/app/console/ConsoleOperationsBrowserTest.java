@@ -70,9 +70,7 @@ class ConsoleOperationsBrowserTest {
 
     @DynamicPropertySource
     static void services(DynamicPropertyRegistry registry) {
-        registry.add("sluice.db.url", TestServices::databaseUrl);
-        registry.add("sluice.redis.url", TestServices::redisUrl);
-        registry.add("sluice.data-dir", () -> System.getProperty("java.io.tmpdir") + "/sluice-test-" + UUID.randomUUID());
+        TestServices.isolated(registry, UUID.randomUUID().toString());
         registry.add("sluice.llm.base-url", PROVIDER::baseUrl);
         // jobs run when the test launches them, not on the every-minute schedule
         registry.add("sluice.batch.jobs.work-queue-drain.enabled", () -> "false");
