@@ -1,19 +1,19 @@
 package io.sluice.console.dashboard;
 
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+
+import io.sluice.governance.periodic.PeriodicTask;
 
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.stereotype.Component;
@@ -49,17 +49,13 @@ public class DashboardMetrics implements DisposableBean {
 
     private final MeterRegistry registry;
     private final Deque<Reading> history = new ArrayDeque<>();
-    private final ScheduledExecutorService sampler;
+    private final PeriodicTask sampler;
 
     public DashboardMetrics(MeterRegistry registry) {
         this.registry = registry;
         sample();
-        this.sampler = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "sluice-console-metrics");
-            thread.setDaemon(true);
-            return thread;
-        });
-        sampler.scheduleWithFixedDelay(this::sample, SAMPLE_SECONDS, SAMPLE_SECONDS, TimeUnit.SECONDS);
+        this.sampler = new PeriodicTask("sluice-console-metrics", Duration.ofSeconds(SAMPLE_SECONDS), this::sample);
+        sampler.start();
     }
 
     private void sample() {
@@ -160,6 +156,6 @@ public class DashboardMetrics implements DisposableBean {
 
     @Override
     public void destroy() {
-        sampler.shutdownNow();
+        sampler.stop();
     }
 }
