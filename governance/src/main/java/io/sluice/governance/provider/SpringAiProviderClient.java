@@ -5,12 +5,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -47,9 +45,11 @@ import org.springframework.ai.openai.OpenAiChatOptions;
 public final class SpringAiProviderClient implements ProviderClient {
 
     static final String TAP_HEADER = "X-Sluice-Tap";
+    /** Idle provider connections kept for reuse (closed after 5 idle minutes): well above any lane's permits. */
+    static final int IDLE_CONNECTIONS = 256;
 
     private final OpenAiChatModel chatModel;
-    private final ExecutorService workers;
+    private final ScheduledExecutorService deadlines;
     private final Map<String, Tap> taps = new ConcurrentHashMap<>();
     private final AtomicLong tapIds = new AtomicLong();
 
@@ -62,14 +62,18 @@ public final class SpringAiProviderClient implements ProviderClient {
                 .maxRetries(0)
                 .timeout(Duration.ofMinutes(10)) // the gateway's deadline cancels long before
                 .build())
-            .httpClientBuilderCustomizer(builder -> builder.interceptor(new TapInterceptor()))
+            .httpClientBuilderCustomizer(builder -> builder.interceptor(new TapInterceptor())
+                // OkHttp keeps 5 idle connections by default: with more calls in flight than that, every
+                // call past the fifth opened a new connection and closed it after the answer
+                .maxIdleConnections(IDLE_CONNECTIONS).keepAliveDuration(Duration.ofMinutes(5)))
             .build();
-        AtomicInteger n = new AtomicInteger();
-        this.workers = Executors.newCachedThreadPool(r -> {
-            Thread t = new Thread(r, "sluice-llm-" + n.incrementAndGet());
+        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "sluice-llm-deadlines");
             t.setDaemon(true);
             return t;
         });
+        timer.setRemoveOnCancelPolicy(true); // most calls answer in time: their timers must not pile up
+        this.deadlines = timer;
     }
 
     @Override
@@ -78,27 +82,24 @@ public final class SpringAiProviderClient implements ProviderClient {
         Tap tap = new Tap();
         taps.put(tapId, tap);
         Prompt prompt = prompt(model, messages, maxTokens, tapId, false);
-        Future<ChatResponse> future = workers.submit(() -> chatModel.call(prompt));
+        // the call runs on the caller's thread; at the deadline a timer cancels its HTTP exchange, which
+        // makes the SDK throw at once (no hand-off to a worker thread and back on every call)
+        ScheduledFuture<?> deadline = deadlines.schedule(tap::cancel, Math.max(1, timeout.toNanos()), TimeUnit.NANOSECONDS);
         try {
-            ChatResponse response = future.get(Math.max(1, timeout.toNanos()), TimeUnit.NANOSECONDS);
+            ChatResponse response = chatModel.call(prompt);
             Generation result = response.getResult();
             String text = result == null || result.getOutput() == null ? "" : result.getOutput().getText();
             Usage usage = response.getMetadata().getUsage();
             return new ProviderResult.Answered(text == null ? "" : text, tokens(usage.getPromptTokens()),
                 tokens(usage.getCompletionTokens()), tap.rateLimit());
-        } catch (TimeoutException e) {
-            tap.cancel();
-            future.cancel(true);
-            return new ProviderResult.Failed(ProviderResult.Kind.TIMEOUT, "no answer within " + timeout.toMillis() + " ms",
-                tap.rateLimit());
-        } catch (ExecutionException e) {
-            return classify(e.getCause(), tap);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            tap.cancel();
-            future.cancel(true);
-            return new ProviderResult.Failed(ProviderResult.Kind.TIMEOUT, "interrupted", tap.rateLimit());
+        } catch (RuntimeException e) {
+            if (tap.cancelled()) {
+                return new ProviderResult.Failed(ProviderResult.Kind.TIMEOUT, "no answer within " + timeout.toMillis() + " ms",
+                    tap.rateLimit());
+            }
+            return classify(e, tap);
         } finally {
+            deadline.cancel(false);
             taps.remove(tapId);
         }
     }
@@ -140,7 +141,7 @@ public final class SpringAiProviderClient implements ProviderClient {
 
     @Override
     public void close() {
-        workers.shutdownNow();
+        deadlines.shutdownNow();
     }
 
     private static Prompt prompt(String model, List<LlmMessage> messages, int maxTokens, String tapId, boolean stream) {
