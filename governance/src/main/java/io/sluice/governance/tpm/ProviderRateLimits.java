@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntSupplier;
 
 import io.sluice.governance.cluster.LuaScript;
@@ -159,6 +160,10 @@ public final class ProviderRateLimits {
     private final LocalWindow local = new LocalWindow();
     private final Map<String, Long> localCooldownUntil = new ConcurrentHashMap<>();
     private final RTopic cooldowns;
+    // reservation ids only need to be unique across instances: a random prefix per instance and a
+    // counter, instead of a UUID per call (SecureRandom is one lock for the whole JVM)
+    private final String idPrefix = UUID.randomUUID().toString().substring(0, 13);
+    private final AtomicLong idSequence = new AtomicLong();
 
     /**
      * @param limit  tokens per window for the whole cluster (0 = no token limit; cool-downs still apply)
@@ -198,7 +203,7 @@ public final class ProviderRateLimits {
             return new Admission.Refused(Duration.ofMillis(windowMs),
                 "the call's estimate of " + tokens + " tokens exceeds the whole budget of " + limit);
         }
-        String id = UUID.randomUUID().toString();
+        String id = nextId();
         if (limit <= 0) {
             // no token budget: only the cool-down matters, and every instance learns of it by pub/sub,
             // so admission costs no round trip
@@ -245,7 +250,7 @@ public final class ProviderRateLimits {
         if (limit > 0 && info.remainingTokens() != null && !admitted.local()) {
             long resetMs = info.resetTokens() == null ? windowMs : Math.max(1, info.resetTokens().toMillis());
             guard.async(onFailure -> settleThenSync.runAsync(List.of(logKey, sumKey), onFailure, admitted.id(),
-                admitted.tokens(), actualTokens, windowMs, limit, info.remainingTokens(), resetMs, "sync-" + UUID.randomUUID()),
+                admitted.tokens(), actualTokens, windowMs, limit, info.remainingTokens(), resetMs, "sync-" + nextId()),
                 () -> {
                 });
             return;
@@ -263,7 +268,7 @@ public final class ProviderRateLimits {
             return;
         }
         long resetMs = info.resetTokens() == null ? windowMs : Math.max(1, info.resetTokens().toMillis());
-        String id = "sync-" + UUID.randomUUID();
+        String id = "sync-" + nextId();
         guard.run(() -> sync.run(List.of(logKey, sumKey), limit, windowMs, info.remainingTokens(), resetMs, id),
             () -> local.sync(share(), info.remainingTokens(), resetMs, id));
     }
@@ -300,6 +305,10 @@ public final class ProviderRateLimits {
 
     private long share() {
         return Math.max(1, limit / Math.max(1, knownInstances.getAsInt()));
+    }
+
+    private String nextId() {
+        return idPrefix + idSequence.incrementAndGet();
     }
 
     private Admission reserveLocally(String model, String id, long tokens) {

@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -157,7 +158,9 @@ public class ChatCompletionsController {
         boolean llmAllowed = llm != null && llm.available()
             && knobs.highestTier().ordinal() <= FidelityTier.F2.ordinal();
         LlmRequest request = new LlmRequest(Lane.INTERACTIVE, model, messages, maxTokens, null);
-        String id = "chatcmpl-" + UUID.randomUUID().toString().replace("-", "");
+        // an opaque, unique-enough id as OpenAI's are; not a secret, so no SecureRandom (one JVM-wide lock)
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        String id = "chatcmpl-" + new UUID(random.nextLong(), random.nextLong()).toString().replace("-", "");
         if (body.path("stream").asBoolean(false)) {
             stream(id, model, level, llmAllowed ? llm : null, request, lastUser, servletResponse);
             return null; // written above
