@@ -30,8 +30,8 @@ public final class LoadHarness {
             ? (options.shortMode() ? Scenarios.SHORT_DEFAULT : Scenarios.NAMES) : options.scenarios();
         Scenarios sizing = new Scenarios(options.shortMode(), options.shortMode() ? 1600 : 1000, INTERACTIVE_PERMITS);
         Map<String, String> overrides = new LinkedHashMap<>();
-        overrides.put("sluice.degradation.up-after", options.shortMode() ? "1s" : "10s");
-        overrides.put("sluice.chat.load-window", options.shortMode() ? "3s" : "10s");
+        overrides.put("sluice.degradation.up-after", sizing.levelStepSeconds() + "s");
+        overrides.put("sluice.chat.load-window", sizing.loadWindowSeconds() + "s");
         overrides.put("sluice.gateway.lanes.interactive.sentinel.open-for", "5s");
         overrides.put("sluice.gateway.lanes.intent.sentinel.open-for", "5s");
         overrides.put("sluice.gateway.lanes.intent.breaker.open-for", "5s");

@@ -175,7 +175,9 @@ final class Report {
         line("");
         s.overrides().forEach((k, v) -> line("  * `" + k + "=" + v + "`"));
         line("");
-        line("  The recovery knobs are shortened so a scenario of " + (int) z.length() + " s can show recovery; with the defaults "
+        line("  The recovery knobs are shortened (in full mode the level step and the load window are a twelfth of the "
+            + "scenario, and the recovery bound is the time after the fault less one step) so a scenario of "
+            + (int) z.length() + " s can show recovery; with the defaults "
             + "(up-after 3m, load-window 30s, breakers open 30–60 s) recovery takes minutes by design. After a kill -9 the dead "
             + "instance's interactive permits stay leased and its level proposal counts until they time out (30 s each by "
             + "default; shortened in short mode only).");

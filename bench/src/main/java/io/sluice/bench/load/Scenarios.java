@@ -50,11 +50,25 @@ final class Scenarios {
         return seconds;
     }
 
+    /**
+     * Whole seconds the degradation level waits before each step back up, and the chat load window:
+     * 1 s and 3 s in short mode; in full mode a twelfth of the scenario (10 s at 120 s), so that the
+     * stepwise climb back from L3 fits a shorter or longer scenario in the same proportion.
+     */
+    long levelStepSeconds() {
+        return shortMode ? 1 : Math.round(length() / 12);
+    }
+
+    long loadWindowSeconds() {
+        return shortMode ? 3 : levelStepSeconds();
+    }
+
     ScenarioPlan plan(String name) {
         double t = length();
         double pre = t * 0.2;
         double faultEnd = t * 0.5;
-        double bound = t - faultEnd - (shortMode ? 2 : 10);
+        // recovery bound: the rest of the scenario after the fault, less one level step of margin
+        double bound = t - faultEnd - (shortMode ? 2 : levelStepSeconds());
         return switch (name) {
             case "steady" -> new ScenarioPlan(name, "mixed intents and users at 40 % of capacity", t, constant(steadyRate),
                 List.of(), -1, -1, 0, false, false, 0, -1, -1);
