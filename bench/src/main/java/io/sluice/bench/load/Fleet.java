@@ -58,6 +58,15 @@ final class Fleet implements AutoCloseable {
         return "http://127.0.0.1:" + port(instance);
     }
 
+    /** The instance's process, to read its CPU time. */
+    ProcessHandle process(String instance) {
+        return instances.get(instance).toHandle();
+    }
+
+    ProcessHandle mockProcess() {
+        return mock.toHandle();
+    }
+
     boolean alive(String instance) {
         Process p = instances.get(instance);
         return p != null && p.isAlive();

@@ -24,10 +24,37 @@ import org.HdrHistogram.Histogram;
  */
 final class FrontDoorBench {
 
-    /** One measured leg. */
-    record Leg(String target, int connections, double seconds, long answers, long failures, Histogram latency) {
+    /** One measured leg, with the CPU time each process on the machine spent in it. */
+    record Leg(String target, int connections, double seconds, long answers, long failures, Histogram latency,
+            Map<String, Duration> cpu) {
         double perSecond() {
             return answers / seconds;
+        }
+
+        /** CPU milliseconds per answer of each measured process, e.g. "sluice 1.9, mock 0.4". */
+        String cpuPerAnswer() {
+            if (answers == 0 || cpu.isEmpty()) {
+                return "–";
+            }
+            StringBuilder text = new StringBuilder();
+            cpu.forEach((name, used) -> text.append(text.isEmpty() ? "" : ", ")
+                .append(String.format("%s %.2f", name, used.toNanos() / 1e6 / answers)));
+            return text.toString();
+        }
+    }
+
+    /** The processes whose CPU time a leg reads: the Sluice instance, the mock, this generator. */
+    record Processes(Map<String, ProcessHandle> byName) {
+        Map<String, Duration> cpuNow() {
+            Map<String, Duration> now = new LinkedHashMap<>();
+            byName.forEach((name, p) -> now.put(name, p.info().totalCpuDuration().orElse(Duration.ZERO)));
+            return now;
+        }
+
+        Map<String, Duration> since(Map<String, Duration> before) {
+            Map<String, Duration> used = new LinkedHashMap<>();
+            cpuNow().forEach((name, d) -> used.put(name, d.minus(before.getOrDefault(name, Duration.ZERO))));
+            return used;
         }
     }
 
@@ -45,22 +72,26 @@ final class FrontDoorBench {
     private FrontDoorBench() {
     }
 
-    static List<Leg> run(String sluiceBase, String mockBase, MockControl mock, double seconds) throws InterruptedException {
+    static List<Leg> run(String sluiceBase, String mockBase, MockControl mock, Processes processes, double seconds)
+            throws InterruptedException {
         mock.scenario(Map.of("latency", "FIXED", "latencyMs", LATENCY_MS, "concurrencyCap", 0, "hang", false,
             "errorRate", 0.0, "rateLimitRate", 0.0, "tailProbability", 0.0));
+        // warm both paths first (JIT, connection pools), Sluice for three measured legs: on 2 cores its
+        // compilers were still busy (~1 core, per the CPU column) a minute in; then measure each
+        // connection count, direct then Sluice
+        leg("direct", mockBase + "/v1/chat/completions", null, 128, seconds, processes);
+        leg("sluice", sluiceBase + "/v1/chat/completions", Fleet.API_KEY, 128, 3 * seconds, processes);
         List<Leg> legs = new ArrayList<>();
         for (int connections : new int[] {32, 128}) {
-            // warm both paths (JIT, pools) as long as a measured leg, then measure them one after the other
-            leg("direct", mockBase + "/v1/chat/completions", null, connections, seconds);
-            leg("sluice", sluiceBase + "/v1/chat/completions", Fleet.API_KEY, connections, seconds);
-            legs.add(leg("direct", mockBase + "/v1/chat/completions", null, connections, seconds));
-            legs.add(leg("sluice", sluiceBase + "/v1/chat/completions", Fleet.API_KEY, connections, seconds));
+            legs.add(leg("direct", mockBase + "/v1/chat/completions", null, connections, seconds, processes));
+            legs.add(leg("sluice", sluiceBase + "/v1/chat/completions", Fleet.API_KEY, connections, seconds, processes));
         }
         return legs;
     }
 
-    private static Leg leg(String name, String url, String key, int connections, double seconds) throws InterruptedException {
-        return leg(name, url, key, connections, seconds, i -> "{\"model\":\"primary\",\"max_tokens\":16,\"user\":\"fd-" + i
+    private static Leg leg(String name, String url, String key, int connections, double seconds, Processes processes)
+            throws InterruptedException {
+        return leg(name, url, key, connections, seconds, processes, i -> "{\"model\":\"primary\",\"max_tokens\":16,\"user\":\"fd-" + i
             + "\",\"messages\":[{\"role\":\"user\",\"content\":\"Where is my parcel? Order 4711.\"}]}",
             // through Sluice only F4 (the provider's answer) counts: an F1 stand-in would flatter the front door
             r -> key == null || r.headers().firstValue("X-Sluice-Tier").orElse("").equals("F4"));
@@ -71,21 +102,21 @@ final class FrontDoorBench {
      * question asked by everyone, on the instance with the LLM) and FAQ-tier answers (personal questions,
      * never cached, on the instance whose L0 is capped at F1). An answer counts only if it is what was meant.
      */
-    static List<Leg> noLlmThroughput(String cacheInstance, String faqInstance, int connections, double seconds)
-            throws InterruptedException {
+    static List<Leg> noLlmThroughput(String cacheInstance, String faqInstance, Processes processes, int connections,
+            double seconds) throws InterruptedException {
         String chat = "/api/v1/chat";
         String question = "{\"userId\":\"warm\",\"message\":\"退货的运费谁来出？\"}";
-        leg("cache warm", cacheInstance + chat, Fleet.API_KEY, 1, 1, i -> question, r -> true);
+        leg("cache warm", cacheInstance + chat, Fleet.API_KEY, 1, 1, processes, i -> question, r -> true);
         List<Leg> legs = new ArrayList<>();
-        legs.add(leg("cache hit", cacheInstance + chat, Fleet.API_KEY, connections, seconds,
+        legs.add(leg("cache hit", cacheInstance + chat, Fleet.API_KEY, connections, seconds, processes,
             i -> "{\"userId\":\"cache-" + i + "\",\"message\":\"退货的运费谁来出？\"}", r -> r.body().contains("\"cached\":true")));
-        legs.add(leg("FAQ tier (F1)", faqInstance + chat, Fleet.API_KEY, connections, seconds,
+        legs.add(leg("FAQ tier (F1)", faqInstance + chat, Fleet.API_KEY, connections, seconds, processes,
             i -> "{\"userId\":\"faq-" + i + "\",\"message\":\"" + LoadGenerator.MESSAGES.get(i % LoadGenerator.MESSAGES.size())
                 .formatted("1390000" + (1000 + i)) + "\"}", r -> r.body().contains("\"tier\":\"F1\"")));
         return legs;
     }
 
-    private static Leg leg(String name, String url, String key, int connections, double seconds,
+    private static Leg leg(String name, String url, String key, int connections, double seconds, Processes processes,
             java.util.function.IntFunction<String> bodies, java.util.function.Predicate<HttpResponse<String>> meant) throws InterruptedException {
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(2))
             .build();
@@ -124,15 +155,16 @@ final class FrontDoorBench {
             worker.setDaemon(true);
             workers.add(worker);
         }
+        Map<String, Duration> cpuBefore = processes.cpuNow();
         long started = System.nanoTime();
         workers.forEach(Thread::start);
         for (Thread w : workers) {
             w.join(TimeUnit.SECONDS.toMillis((long) seconds + 15));
         }
         double elapsed = (System.nanoTime() - started) / 1e9;
-        Leg leg = new Leg(name, connections, elapsed, answers.get(), failures.get(), latency);
-        ScenarioRunner.log(String.format("frontdoor %s x%d: %.0f answers/s, %d failures, p50 %.1f ms", name, connections,
-            leg.perSecond(), leg.failures(), latency.getValueAtPercentile(50) / 1e6));
+        Leg leg = new Leg(name, connections, elapsed, answers.get(), failures.get(), latency, processes.since(cpuBefore));
+        ScenarioRunner.log(String.format("frontdoor %s x%d: %.0f answers/s, %d failures, p50 %.1f ms; CPU ms per answer: %s",
+            name, connections, leg.perSecond(), leg.failures(), latency.getValueAtPercentile(50) / 1e6, leg.cpuPerAnswer()));
         return leg;
     }
 

@@ -11,10 +11,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.api.auth.ApiClient;
 import io.sluice.api.chat.Answer;
@@ -78,6 +80,8 @@ public class ChatCompletionsController {
     private final ChatProperties chat;
     private final ObjectMapper json;
     private final MeterRegistry meters;
+    private final Map<String, Counter> completions = new ConcurrentHashMap<>();
+    private volatile LlmGateway resolvedGateway;
 
     public ChatCompletionsController(ObjectProvider<LlmGateway> gateway, GatewayProperties gatewayProperties,
             DegradationControl degradation, AnsweringStep faq, UserTokenBucket buckets, GlobalLimiter global,
@@ -154,7 +158,7 @@ public class ChatCompletionsController {
         DegradationLevel level = degradation.level();
         LevelKnobs knobs = degradation.knobs();
         int maxTokens = requested > 0 ? Math.min(requested, knobs.maxTokens()) : knobs.maxTokens();
-        LlmGateway llm = gateway.getIfAvailable();
+        LlmGateway llm = gateway();
         boolean llmAllowed = llm != null && llm.available()
             && knobs.highestTier().ordinal() <= FidelityTier.F2.ordinal();
         LlmRequest request = new LlmRequest(Lane.INTERACTIVE, model, messages, maxTokens, null);
@@ -217,8 +221,19 @@ public class ChatCompletionsController {
         return new Completion(answer.text(), FidelityTier.F1, 0, 0);
     }
 
+    /** The gateway bean, looked up once it exists rather than resolved on every request. */
+    private LlmGateway gateway() {
+        LlmGateway llm = resolvedGateway;
+        if (llm == null) {
+            llm = gateway.getIfAvailable();
+            resolvedGateway = llm;
+        }
+        return llm;
+    }
+
     private void count(FidelityTier tier, boolean stream) {
-        meters.counter("sluice.openai.completions", "tier", tier.name(), "stream", Boolean.toString(stream)).increment();
+        completions.computeIfAbsent(tier.name() + stream, k -> meters.counter("sluice.openai.completions", "tier", tier.name(),
+            "stream", Boolean.toString(stream))).increment();
     }
 
     // --- streaming -------------------------------------------------------------------------------
