@@ -35,7 +35,7 @@ import org.springframework.ai.openai.OpenAiChatOptions;
  * interleaved round by round so machine load hits all alike:
  * <ol>
  * <li>direct — Spring AI {@link OpenAiChatModel#call} on the caller's thread (the baseline);</li>
- * <li>client — the gateway's provider client alone (the same ChatModel on a worker thread under a deadline);</li>
+ * <li>client — the gateway's provider client alone (the same ChatModel on the caller's thread under a deadline timer);</li>
  * <li>gateway — {@link LlmGateway#call} on the interactive lane: cluster permit (Redis), cool-down + token
  * reservation (Lua), retry-budget count, Sentinel entry, the call, settle, release, metrics.</li>
  * </ol>
@@ -79,7 +79,7 @@ public final class GatewayOverheadBenchmark {
 
                 Map<String, Runnable> subjects = new LinkedHashMap<>();
                 subjects.put("direct Spring AI call", () -> check(direct.call(prompt)));
-                subjects.put("provider client (worker thread + deadline)", () ->
+                subjects.put("provider client (deadline timer)", () ->
                     client.call("gpt-bench", request.messages(), 16, Duration.ofSeconds(5)));
                 org.redisson.api.RBucket<String> probe = redisson.getBucket(prefix + "rtt-probe");
                 subjects.put("one Redis round trip (GET, for scale)", probe::get);

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sluice.api.ingress.UserLimits;
 import io.sluice.api.ingress.UserTokenBucket;
 import io.sluice.api.ingress.RateLimitProperties;
 import io.sluice.governance.cluster.RedisGuard;
@@ -52,7 +53,8 @@ public class TokenBucketBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         redis = new BenchRedis("bucket");
-        RateLimitProperties.User properties = new RateLimitProperties.User(1e9, 1e6, 3, 0.5, redis.prefix() + "user:",
+        RateLimitProperties.User properties = new RateLimitProperties.User(UserLimits.MAX_CAPACITY,
+            UserLimits.MAX_REFILL_PER_SECOND, 3, 0.5, redis.prefix() + "user:",
             Duration.ofSeconds(5));
         buckets = new UserTokenBucket(redis.client(), properties, new SimpleMeterRegistry());
         rateLimits = new ProviderRateLimits(redis.client(), redis.prefix() + "gw:", new RedisGuard(Duration.ofSeconds(2)),
