@@ -76,11 +76,12 @@ final class FrontDoorBench {
             throws InterruptedException {
         mock.scenario(Map.of("latency", "FIXED", "latencyMs", LATENCY_MS, "concurrencyCap", 0, "hang", false,
             "errorRate", 0.0, "rateLimitRate", 0.0, "tailProbability", 0.0));
-        // warm both paths first (JIT, connection pools), Sluice for three measured legs: on 2 cores its
-        // compilers were still busy (~1 core, per the CPU column) a minute in; then measure each
-        // connection count, direct then Sluice
+        // warm both paths first (JIT, connection pools), Sluice for three measured legs, then let its
+        // compilers finish: on 2 cores they still used ~1 core a minute after the warm-up (the CPU
+        // column); then measure each connection count, direct then Sluice
         leg("direct", mockBase + "/v1/chat/completions", null, 128, seconds, processes);
         leg("sluice", sluiceBase + "/v1/chat/completions", Fleet.API_KEY, 128, 3 * seconds, processes);
+        awaitIdle("sluice a", processes, Duration.ofSeconds((long) (6 * seconds)));
         List<Leg> legs = new ArrayList<>();
         for (int connections : new int[] {32, 128}) {
             legs.add(leg("direct", mockBase + "/v1/chat/completions", null, connections, seconds, processes));
@@ -166,6 +167,23 @@ final class FrontDoorBench {
         ScenarioRunner.log(String.format("frontdoor %s x%d: %.0f answers/s, %d failures, p50 %.1f ms; CPU ms per answer: %s",
             name, connections, leg.perSecond(), leg.failures(), latency.getValueAtPercentile(50) / 1e6, leg.cpuPerAnswer()));
         return leg;
+    }
+
+    /**
+     * Waits, with no traffic, until the process uses less than a tenth of a core over 5 s (its JIT
+     * compilers done), at most {@code max}. A harness pause, not a test's synchronization.
+     */
+    private static void awaitIdle(String name, Processes processes, Duration max) throws InterruptedException {
+        long start = System.nanoTime();
+        long deadline = start + max.toNanos();
+        Duration used;
+        do {
+            Map<String, Duration> before = processes.cpuNow();
+            Thread.sleep(5_000);
+            used = processes.since(before).get(name);
+        } while (used.toMillis() > 500 && System.nanoTime() < deadline);
+        ScenarioRunner.log(String.format("frontdoor: %s idle after %.0f s (%.2f cores over the last 5 s)", name,
+            (System.nanoTime() - start) / 1e9, used.toMillis() / 5000.0));
     }
 
     static Map<Integer, Double> ratios(List<Leg> legs) {

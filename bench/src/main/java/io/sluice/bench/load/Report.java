@@ -146,7 +146,8 @@ final class Report {
             line("### Front door, cache hits, FAQ tier");
             line("");
             line("Both front-door paths are warmed first at 128 connections (straight to the mock for one leg, through Sluice "
-                + "for three), then each connection count is measured straight to the mock and then through Sluice. The "
+                + "for three) and the instance is left without traffic until its CPU use falls below a tenth of a core "
+                + "(its JIT compilers done), then each connection count is measured straight to the mock and then through Sluice. The "
                 + "generator, the mock and the instance share the machine's cores: the last column is each process's CPU time "
                 + "in the leg divided by its answers.");
             line("");
