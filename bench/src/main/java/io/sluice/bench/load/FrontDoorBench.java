@@ -45,6 +45,17 @@ final class FrontDoorBench {
 
     /** The processes whose CPU time a leg reads: the Sluice instance, the mock, this generator. */
     record Processes(Map<String, ProcessHandle> byName) {
+        Processes {
+            byName = new LinkedHashMap<>(byName); // a copy, in the given order
+        }
+
+        /** These processes and one more. */
+        Processes with(String name, ProcessHandle process) {
+            Map<String, ProcessHandle> more = new LinkedHashMap<>(byName);
+            more.put(name, process);
+            return new Processes(more);
+        }
+
         Map<String, Duration> cpuNow() {
             Map<String, Duration> now = new LinkedHashMap<>();
             byName.forEach((name, p) -> now.put(name, p.info().totalCpuDuration().orElse(Duration.ZERO)));
@@ -58,6 +69,8 @@ final class FrontDoorBench {
         }
     }
 
+    /** The Sluice instance the front-door legs go to, as {@link Processes} names it. */
+    static final String SLUICE = "sluice a";
     static final long LATENCY_MS = 50;
     static final Map<String, String> OVERRIDES = Map.of(
         "sluice.permits.lanes.interactive.permits", "1024",
@@ -81,7 +94,7 @@ final class FrontDoorBench {
         // column); then measure each connection count, direct then Sluice
         leg("direct", mockBase + "/v1/chat/completions", null, 128, seconds, processes);
         leg("sluice", sluiceBase + "/v1/chat/completions", Fleet.API_KEY, 128, 3 * seconds, processes);
-        awaitIdle("sluice a", processes, Duration.ofSeconds((long) (6 * seconds)));
+        awaitIdle(SLUICE, processes, Duration.ofSeconds((long) (6 * seconds)));
         List<Leg> legs = new ArrayList<>();
         for (int connections : new int[] {32, 128}) {
             legs.add(leg("direct", mockBase + "/v1/chat/completions", null, connections, seconds, processes));

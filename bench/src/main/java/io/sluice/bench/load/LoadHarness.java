@@ -87,16 +87,15 @@ public final class LoadHarness {
                 // b answers every chat message at F1 (its L0 is capped there): the FAQ tier's throughput
                 fleet.startInstance("b", Map.of("sluice.degradation.levels.L0.highest-tier", "F1"));
                 double seconds = options.shortMode() ? 5 : 20;
-                Map<String, ProcessHandle> measured = new LinkedHashMap<>();
-                measured.put("sluice a", fleet.process("a"));
-                measured.put("mock", fleet.mockProcess());
-                measured.put("generator", ProcessHandle.current());
-                FrontDoorBench.Processes processes = new FrontDoorBench.Processes(new LinkedHashMap<>(measured));
+                FrontDoorBench.Processes processes = new FrontDoorBench.Processes(Map.of())
+                    .with(FrontDoorBench.SLUICE, fleet.process("a"))
+                    .with("mock", fleet.mockProcess())
+                    .with("generator", ProcessHandle.current());
                 frontDoor.addAll(FrontDoorBench.run(fleet.url("a"), fleet.mockUrl(), new MockControl(fleet.mockUrl()), processes,
                     seconds));
-                measured.put("sluice b", fleet.process("b")); // the FAQ-tier legs go to b
+                // the FAQ-tier legs go to b
                 frontDoor.addAll(FrontDoorBench.noLlmThroughput(fleet.url("a"), fleet.url("b"),
-                    new FrontDoorBench.Processes(new LinkedHashMap<>(measured)), 16, seconds));
+                    processes.with("sluice b", fleet.process("b")), 16, seconds));
             }
         }
         Report.Setup setup = new Report.Setup(options, sizing, overrides, ALL_PERMITS, loadAtStart, Machine.loadAverage(),
