@@ -1,10 +1,10 @@
 # Builds and runs Sluice (used by docker-compose.yml).
-FROM eclipse-temurin:17-jdk AS build
+FROM eclipse-temurin:25-jdk AS build
 WORKDIR /src
 COPY . .
 RUN ./mvnw -B -q -ntp -DskipTests package
 
-FROM eclipse-temurin:17-jre
+FROM eclipse-temurin:25-jre
 WORKDIR /app
 COPY --from=build /src/app/target/sluice.jar /app/sluice.jar
 EXPOSE 8080

@@ -13,17 +13,21 @@
 #
 # Servers: the redis-restart and postgres-restart scenarios restart them, so the harness runs its own
 # where it can: with the debootstrap chroot of scripts/services-up.sh, a PostgreSQL cluster of its own
-# (data /var/lib/sluice-pg-bench in the chroot, port $SLUICE_BENCH_PG_PORT, default 55440) and a
-# redis-server of its own (port $SLUICE_BENCH_REDIS_PORT, default 56440), both stopped at the end; a
+# (data /var/lib/sluice-pg-bench in the chroot, port $SLUICE_BENCH_PG_PORT) and a redis-server of its
+# own (port $SLUICE_BENCH_REDIS_PORT), both stopped at the end (unset ports are picked free, below the
+# ephemeral range, and each server is checked to answer before the harness starts); a
 # fresh database `sluice_bench` each run. With Docker Compose it uses (and restarts) the compose
 # services. SLUICE_BENCH_DB_URL / SLUICE_BENCH_REDIS_URL point it at servers you run instead
-# (SLUICE_BENCH_PG_DATA then names the chroot data directory to restart). Ports 18480-18482 (mock,
-# instances a, b) and 18490-18492 (front door).
+# (SLUICE_BENCH_PG_DATA then names the chroot data directory to restart). The mock and the instances
+# take a block of free ports from $SLUICE_BENCH_BASE_PORT (picked free when unset): base (mock),
+# base+1.. (instances), base+10.. (front door).
 #
 # Knobs: SLUICE_BENCH_SCENARIO_SECONDS (full mode, 60-180, default 120) sets each scenario's length;
 # SLUICE_BENCH_JVM_OPTS adds JVM options to the Sluice instances (e.g. a flight recording).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/lib/common.sh
+sluice_use_java
 CACHE_DIR="${SLUICE_CACHE_DIR:-$HOME/.cache/sluice}"
 ROOT="$CACHE_DIR/pg17-pgvector-root"
 PG_BIN=/usr/lib/postgresql/17/bin
@@ -47,27 +51,34 @@ else
     :  # compose services as given; bench-chaos.sh restarts them
   else
     trap stop_own EXIT
-    data=/var/lib/sluice-pg-bench port="${SLUICE_BENCH_PG_PORT:-55440}"
+    data=/var/lib/sluice-pg-bench port="${SLUICE_BENCH_PG_PORT:-$(sluice_free_port)}"
     if [ ! -f "$ROOT$data/PG_VERSION" ]; then
       mkdir -p "$ROOT$data" && chroot "$ROOT" chown postgres:postgres "$data"
       chroot "$ROOT" su postgres -s /bin/sh -c "$PG_BIN/initdb -D $data -U postgres --auth=trust -E UTF8 --locale=C.UTF-8" >/dev/null
     fi
     own_pg="$data"
-    if ! chroot "$ROOT" su postgres -s /bin/sh -c "$PG_BIN/pg_ctl -D $data status" >/dev/null 2>&1; then
+    if chroot "$ROOT" su postgres -s /bin/sh -c "$PG_BIN/pg_ctl -D $data status" >/dev/null 2>&1; then
+      port="$(sed -n 4p "$ROOT$data/postmaster.pid")"   # left running by an earlier run: reuse its port
+    else
       chroot "$ROOT" su postgres -s /bin/sh -c \
-        "$PG_BIN/pg_ctl -D $data -l $data/server.log -w -t 60 -o '-c listen_addresses=127.0.0.1 -p $port -c max_connections=300 -c fsync=off -c synchronous_commit=off' start" >&2
+        "$PG_BIN/pg_ctl -D $data -l $data/server.log -w -t 60 -o '-c listen_addresses=127.0.0.1 -p $port -c max_connections=300 -c fsync=off -c synchronous_commit=off' start" >&2 \
+        || { tail -20 "$ROOT$data/server.log" >&2; echo "[bench] PostgreSQL did not start on 127.0.0.1:$port" >&2; exit 2; }
     fi
+    chroot "$ROOT" su postgres -s /bin/sh -c "$PG_BIN/psql -h 127.0.0.1 -p $port -U postgres -d postgres -tAc 'select 1'" 2>/dev/null | grep -q 1 \
+      || { echo "[bench] PostgreSQL does not answer on 127.0.0.1:$port" >&2; exit 2; }
     chroot "$ROOT" su postgres -s /bin/sh -c "$PG_BIN/dropdb -h 127.0.0.1 -p $port -U postgres --if-exists --force sluice_bench && $PG_BIN/createdb -h 127.0.0.1 -p $port -U postgres sluice_bench && $PG_BIN/psql -h 127.0.0.1 -p $port -U postgres -d sluice_bench -qc 'create extension vector'" >&2
     export SLUICE_DB_URL="jdbc:postgresql://127.0.0.1:$port/sluice_bench?user=postgres" SLUICE_BENCH_PG_DATA="$data"
-    rport="${SLUICE_BENCH_REDIS_PORT:-56440}"
-    if redis-cli -h 127.0.0.1 -p "$rport" ping >/dev/null 2>&1; then
-      echo "[bench] something already answers on redis port $rport: set SLUICE_BENCH_REDIS_PORT to a free one" >&2; exit 2
+    rport="${SLUICE_BENCH_REDIS_PORT:-$(sluice_free_port)}"
+    if sluice_port_in_use "$rport"; then
+      echo "[bench] redis port $rport is taken: set SLUICE_BENCH_REDIS_PORT to a free one (or leave it unset)" >&2; exit 2
     fi
     own_redis="$rport"
     mkdir -p "$CACHE_DIR/run"
     redis-server --daemonize yes --bind 127.0.0.1 --port "$rport" --save "" --appendonly no --dir "$CACHE_DIR/run" \
       --pidfile "$CACHE_DIR/run/redis-$rport.pid" --logfile "$CACHE_DIR/run/redis-$rport.log" >&2
-    for _ in $(seq 50); do redis-cli -h 127.0.0.1 -p "$rport" ping >/dev/null 2>&1 && break; sleep 0.1; done
+    up=""
+    for _ in $(seq 100); do redis-cli -h 127.0.0.1 -p "$rport" ping 2>/dev/null | grep -q PONG && { up=1; break; }; sleep 0.1; done
+    [ -n "$up" ] || { tail -5 "$CACHE_DIR/run/redis-$rport.log" >&2; echo "[bench] redis-server did not answer on 127.0.0.1:$rport" >&2; exit 2; }
     export SLUICE_REDIS_URL="redis://127.0.0.1:$rport"
   fi
 fi
@@ -81,7 +92,8 @@ if [ ! -f app/target/sluice.jar ] || [ ! -f "$cp_file" ] || [ ! -f bench/target/
 fi
 echo "[bench] database: ${SLUICE_DB_URL%%\?*}  redis: $SLUICE_REDIS_URL" >&2
 # the harness stops its children itself (shutdown hook); a TERM to this script is passed on to it
-java -Xmx512m -cp "bench/target/classes:$(cat "$cp_file")" io.sluice.bench.load.LoadHarness "$@" &
+base_port="${SLUICE_BENCH_BASE_PORT:-$(sluice_free_port_block 16)}"
+java -Xmx512m -cp "bench/target/classes:$(cat "$cp_file")" io.sluice.bench.load.LoadHarness --base-port "$base_port" "$@" &
 harness=$!
 trap 'kill -TERM $harness 2>/dev/null' TERM INT
 status=0

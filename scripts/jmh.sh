@@ -9,6 +9,8 @@
 # partial.md (the full run's results and docs/ stay as they are). The Redis benchmarks need SLUICE_REDIS_URL.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/lib/common.sh
+sluice_use_java
 mode=${1:-quick}
 include=${2:-}
 : "${SLUICE_REDIS_URL:?set SLUICE_REDIS_URL (e.g. redis://127.0.0.1:6379): the token-bucket and cache benchmarks use real Redis}"

@@ -1,11 +1,20 @@
 #!/usr/bin/env bash
 # Runs Sluice on its embedded default: embedded PostgreSQL and Redis from Maven artifacts, Lucene
-# on local disk, data under ./data (kept between runs). Builds first when the jar is missing or
-# older than the sources. Set SLUICE_DB_URL / SLUICE_REDIS_URL for external mode (see README).
+# on local disk, data under ./data (kept between runs). Builds first when the jar is missing or a
+# source changed since the last build. Set SLUICE_DB_URL / SLUICE_REDIS_URL for external mode (see README).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/lib/common.sh
+sluice_use_java
 jar=app/target/sluice.jar
-if [ ! -f "$jar" ] || [ -n "$(find . -path ./data -prune -o \( -name '*.java' -o -name '*.yml' -o -name '*.sql' -o -name 'pom.xml' -o -path '*/resources/*' \) -newer "$jar" -print -quit)" ]; then
+# The jar's own timestamp is fixed for reproducible builds (project.build.outputTimestamp), so a
+# stamp written after each build tells whether a source is newer than the last build.
+stamp=app/target/.sluice-built
+if [ ! -f "$jar" ] || [ ! -f "$stamp" ] || [ -n "$(find . -path ./data -prune -o -path '*/target' -prune -o -path ./.git -prune -o -path '*/node_modules' -prune -o \
+     \( -name '*.java' -o -name '*.yml' -o -name '*.sql' -o -name 'pom.xml' -o -path '*/src/main/resources/*' \) -type f -newer "$stamp" -print -quit)" ]; then
+  echo "[run] building (./mvnw -DskipTests package)" >&2
+  touch "$stamp.next"
   ./mvnw -B -q -ntp -DskipTests package
+  mv "$stamp.next" "$stamp"
 fi
 exec java ${JAVA_OPTS:-} -jar "$jar" "$@"

@@ -9,25 +9,33 @@
 #   1. SLUICE_DB_URL / SLUICE_REDIS_URL already set  -> used as they are.
 #   2. A Docker engine                                -> docker compose (postgres + redis services).
 #   3. Debian, root, no Docker engine                 -> PostgreSQL 17 + pgvector in a debootstrap
-#      chroot cached under $SLUICE_CACHE_DIR (default ~/.cache/sluice) on port $SLUICE_PG_PORT
-#      (default 55432); redis-server (installed from Debian if missing) on $SLUICE_REDIS_PORT
-#      (default 56379). Both bind 127.0.0.1 only.
+#      chroot cached under $SLUICE_CACHE_DIR (default ~/.cache/sluice) on port $SLUICE_PG_PORT;
+#      redis-server (installed from Debian if missing) on $SLUICE_REDIS_PORT. Both bind 127.0.0.1
+#      only. Unset ports are picked free below the ephemeral range (scripts/lib/common.sh) and
+#      remembered in $SLUICE_CACHE_DIR/run, so a second run finds the servers the first started.
 #   4. Anything else                                  -> a clear message and exit 2.
 #
 # SLUICE_FRESH_DB=NAME (chroot mode): drop and re-create database NAME and point SLUICE_DB_URL at it,
 # so a test run starts from an empty schema.
 set -euo pipefail
 shopt -s inherit_errexit
+. "$(dirname "$0")/lib/common.sh"
 
 CACHE_DIR="${SLUICE_CACHE_DIR:-$HOME/.cache/sluice}"
-PG_PORT="${SLUICE_PG_PORT:-55432}"
-REDIS_PORT="${SLUICE_REDIS_PORT:-56379}"
 ROOT="$CACHE_DIR/pg17-pgvector-root"
 RUN_DIR="$CACHE_DIR/run"
 mkdir -p "$CACHE_DIR" "$RUN_DIR"
 
 log() { echo "[services-up] $*" >&2; }
 die() { echo "[services-up] ERROR: $*" >&2; exit 2; }
+
+# the port a server of ours runs on: the one given, else the one remembered from the run that
+# started it, else a free one (remembered once the server answers)
+remembered_port() {  # $1 name (pg|redis), $2 given port or empty
+  if [ -n "$2" ]; then echo "$2"; return; fi
+  if [ -s "$RUN_DIR/$1.port" ]; then cat "$RUN_DIR/$1.port"; return; fi
+  sluice_free_port
+}
 
 docker_engine() { command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1; }
 
@@ -48,6 +56,7 @@ pg_via_chroot() {
     touch "$ROOT/.sluice-ready"
   fi
   local bin=/usr/lib/postgresql/17/bin data=/var/lib/sluice-pg
+  local PG_PORT
   mountpoint -q "$ROOT/proc" || mount -t proc proc "$ROOT/proc" 2>/dev/null || true
   mkdir -p "$ROOT/dev/shm" "$ROOT/run/postgresql"
   mountpoint -q "$ROOT/dev/shm" || mount -t tmpfs shm "$ROOT/dev/shm" 2>/dev/null || true
@@ -59,12 +68,25 @@ pg_via_chroot() {
     mkdir -p "$ROOT$data" && chroot "$ROOT" chown postgres:postgres "$data"
     chroot "$ROOT" su postgres -s /bin/sh -c "$bin/initdb -D $data -U postgres --auth=trust -E UTF8 --locale=C.UTF-8" >/dev/null
   fi
-  if ! chroot "$ROOT" su postgres -s /bin/sh -c "$bin/pg_ctl -D $data status" >/dev/null 2>&1; then
+  if chroot "$ROOT" su postgres -s /bin/sh -c "$bin/pg_ctl -D $data status" >/dev/null 2>&1; then
+    PG_PORT="$(sed -n 4p "$ROOT$data/postmaster.pid")"   # line 4 of postmaster.pid: the port it listens on
+    [ -z "${SLUICE_PG_PORT:-}" ] || [ "$SLUICE_PG_PORT" = "$PG_PORT" ] \
+      || die "the cached PostgreSQL already runs on port $PG_PORT, not SLUICE_PG_PORT=$SLUICE_PG_PORT (scripts/services-down.sh stops it)"
+  else
+    PG_PORT="$(remembered_port pg "${SLUICE_PG_PORT:-}")"
+    if sluice_port_in_use "$PG_PORT"; then
+      [ -z "${SLUICE_PG_PORT:-}" ] || die "port $PG_PORT (SLUICE_PG_PORT) is taken by another program"
+      PG_PORT="$(sluice_free_port)"
+    fi
     log "starting PostgreSQL 17 on 127.0.0.1:$PG_PORT"
     chroot "$ROOT" su postgres -s /bin/sh -c \
-      "$bin/pg_ctl -D $data -l /var/lib/sluice-pg/server.log -w -t 60 -o '-c listen_addresses=127.0.0.1 -p $PG_PORT -c max_connections=300 -c fsync=off -c synchronous_commit=off' start" >&2
+      "$bin/pg_ctl -D $data -l /var/lib/sluice-pg/server.log -w -t 60 -o '-c listen_addresses=127.0.0.1 -p $PG_PORT -c max_connections=300 -c fsync=off -c synchronous_commit=off' start" >&2 \
+      || { tail -20 "$ROOT$data/server.log" >&2; die "PostgreSQL did not start on 127.0.0.1:$PG_PORT (log: $ROOT$data/server.log)"; }
     echo chroot >"$RUN_DIR/pg.mode"
   fi
+  chroot "$ROOT" su postgres -s /bin/sh -c "$bin/psql -h 127.0.0.1 -p $PG_PORT -U postgres -d postgres -tAc 'select 1'" 2>/dev/null | grep -q 1 \
+    || die "PostgreSQL does not answer on 127.0.0.1:$PG_PORT"
+  echo "$PG_PORT" >"$RUN_DIR/pg.port"
   local db="${SLUICE_FRESH_DB:-sluice}"
   if [ -n "${SLUICE_FRESH_DB:-}" ]; then
     chroot "$ROOT" su postgres -s /bin/sh -c "$bin/dropdb -h 127.0.0.1 -p $PG_PORT -U postgres --if-exists --force $db" >&2
@@ -81,13 +103,25 @@ redis_local() {
     log "installing redis-server"
     apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >&2
   }
-  if ! redis-cli -h 127.0.0.1 -p "$REDIS_PORT" ping >/dev/null 2>&1; then
-    log "starting redis-server on 127.0.0.1:$REDIS_PORT"
-    redis-server --daemonize yes --bind 127.0.0.1 --port "$REDIS_PORT" --save "" --appendonly no \
-      --dir "$RUN_DIR" --pidfile "$RUN_DIR/redis.pid" --logfile "$RUN_DIR/redis.log" >&2
-    for _ in $(seq 50); do redis-cli -h 127.0.0.1 -p "$REDIS_PORT" ping >/dev/null 2>&1 && break; sleep 0.1; done
-    echo local >"$RUN_DIR/redis.mode"
+  local REDIS_PORT
+  REDIS_PORT="$(remembered_port redis "${SLUICE_REDIS_PORT:-}")"
+  # ours when its pid file names a live redis-server answering on that port
+  if [ -f "$RUN_DIR/redis.mode" ] && kill -0 "$(cat "$RUN_DIR/redis.pid" 2>/dev/null || echo 0)" 2>/dev/null \
+     && redis-cli -h 127.0.0.1 -p "$REDIS_PORT" ping 2>/dev/null | grep -q PONG; then
+    echo "redis://127.0.0.1:$REDIS_PORT"; return
   fi
+  if sluice_port_in_use "$REDIS_PORT"; then
+    [ -z "${SLUICE_REDIS_PORT:-}" ] || die "port $REDIS_PORT (SLUICE_REDIS_PORT) is taken by another program"
+    REDIS_PORT="$(sluice_free_port)"
+  fi
+  log "starting redis-server on 127.0.0.1:$REDIS_PORT"
+  redis-server --daemonize yes --bind 127.0.0.1 --port "$REDIS_PORT" --save "" --appendonly no \
+    --dir "$RUN_DIR" --pidfile "$RUN_DIR/redis.pid" --logfile "$RUN_DIR/redis.log" >&2
+  local up=""
+  for _ in $(seq 100); do redis-cli -h 127.0.0.1 -p "$REDIS_PORT" ping 2>/dev/null | grep -q PONG && { up=1; break; }; sleep 0.1; done
+  [ -n "$up" ] || { tail -5 "$RUN_DIR/redis.log" >&2; die "redis-server did not answer on 127.0.0.1:$REDIS_PORT (log: $RUN_DIR/redis.log)"; }
+  echo local >"$RUN_DIR/redis.mode"
+  echo "$REDIS_PORT" >"$RUN_DIR/redis.port"
   echo "redis://127.0.0.1:$REDIS_PORT"
 }
 

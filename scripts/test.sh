@@ -5,6 +5,8 @@
 # arguments) ends with the load harness's smoke test (scripts/bench.sh --short --smoke).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/lib/common.sh
+sluice_use_java
 if [ -z "${SLUICE_DB_URL:-}" ]; then export SLUICE_FRESH_DB="${SLUICE_FRESH_DB:-sluice_test}"; fi
 eval "$(bash scripts/services-up.sh)"
 # the console's browser tests drive Debian's Chromium
