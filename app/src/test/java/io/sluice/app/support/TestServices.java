@@ -27,6 +27,7 @@ public final class TestServices {
         registry.add("sluice.chat.session.key-prefix", () -> "test:" + run + ":session:");
         registry.add("sluice.chat.cache.key-prefix", () -> "test:" + run + ":cache:");
         registry.add("sluice.chat.admission.cluster.key-prefix", () -> "test:" + run + ":admission:");
+        registry.add("sluice.semantics.key-prefix", () -> "test:" + run + ":semantics:");
     }
 
     public static String databaseUrl() {
