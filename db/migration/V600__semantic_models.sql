@@ -34,3 +34,18 @@ CREATE TABLE semantic_model_activation (
     FOREIGN KEY (kind, version) REFERENCES semantic_model (kind, version)
 );
 CREATE INDEX semantic_model_activation_kind_idx ON semantic_model_activation (kind, id DESC);
+
+-- Evaluation reports (an evaluator run on a labelled file through the online path), newest shown in
+-- the console. metrics: headline figures by name; details: confusion matrix, curves, misses.
+CREATE TABLE semantic_evaluation (
+    id             BIGSERIAL    PRIMARY KEY,
+    kind           VARCHAR(40)  NOT NULL,
+    items          INT          NOT NULL,
+    metrics        JSONB        NOT NULL,
+    details        JSONB        NOT NULL DEFAULT '{}',
+    model_version  BIGINT       NOT NULL DEFAULT 0,
+    actor          VARCHAR(200),
+    source         VARCHAR(200),
+    created_at     TIMESTAMPTZ  NOT NULL DEFAULT now()
+);
+CREATE INDEX semantic_evaluation_kind_idx ON semantic_evaluation (kind, id DESC);

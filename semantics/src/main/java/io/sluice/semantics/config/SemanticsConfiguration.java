@@ -1,6 +1,7 @@
 package io.sluice.semantics.config;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.semantics.evaluation.EvaluationStore;
 import io.sluice.semantics.model.SemanticModelStore;
 import io.sluice.semantics.model.SemanticModels;
 
@@ -11,6 +12,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.PlatformTransactionManager;
+
+import tools.jackson.databind.ObjectMapper;
 
 /** Wires the semantics module: the versioned store of learned models and their cluster-wide activation. */
 @Configuration(proxyBeanMethods = false)
@@ -27,5 +30,10 @@ public class SemanticsConfiguration {
             SemanticsProperties properties, MeterRegistry meters) {
         return new SemanticModels(store, redisson.getIfAvailable(), properties.keyPrefix() + "models",
             properties.catchUpInterval(), meters);
+    }
+
+    @Bean
+    EvaluationStore evaluationStore(JdbcTemplate jdbc, ObjectProvider<ObjectMapper> json) {
+        return new EvaluationStore(jdbc, json.getIfAvailable(ObjectMapper::new));
     }
 }
