@@ -65,6 +65,11 @@ public class SlowBodyGuardFilter extends OncePerRequestFilter {
         try {
             if (form(request.getContentType())) {
                 byte[] body = watched.readForm();
+                if (body == null) {
+                    response.setHeader(HttpHeaders.CONNECTION, "close");
+                    response.sendError(413, "form body too large");
+                    return;
+                }
                 chain.doFilter(new FormRequest(request, body), response);
             } else {
                 chain.doFilter(watched, response);
@@ -173,7 +178,7 @@ public class SlowBodyGuardFilter extends OncePerRequestFilter {
             throw new SlowBodyException("request body too slow: " + why);
         }
 
-        /** Reads a form body ahead (bounded): the container's own form parsing could not be watched. */
+        /** Reads a form body ahead (bounded; null when over the limit): the container's own form parsing could not be watched. */
         byte[] readForm() throws IOException {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             InputStream in = getInputStream();
@@ -182,7 +187,7 @@ public class SlowBodyGuardFilter extends OncePerRequestFilter {
             while ((n = in.read(buffer)) > 0) {
                 out.write(buffer, 0, n);
                 if (out.size() > limits.maxFormBytes()) {
-                    throw new IOException("form body over " + limits.maxFormBytes() + " bytes");
+                    return null; // over the limit: refused (413) without reading the rest
                 }
             }
             return out.toByteArray();
