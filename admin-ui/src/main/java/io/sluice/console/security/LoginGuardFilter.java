@@ -8,6 +8,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 import io.sluice.api.ingress.SourceAddressLimiter;
+import io.sluice.web.http.UnreadBody;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.web.filter.OncePerRequestFilter;
@@ -35,6 +36,7 @@ class LoginGuardFilter extends OncePerRequestFilter {
             throws ServletException, IOException {
         String address = request.getRemoteAddr();
         if (!preAuth.allowed(address) || !preAuth.enter(address)) {
+            UnreadBody.closeConnection(request);
             response.setHeader(HttpHeaders.CONNECTION, "close");
             response.setHeader(HttpHeaders.RETRY_AFTER, "5");
             response.sendError(429, "too many logins from this address");

@@ -40,6 +40,7 @@ class ServerHardeningConfiguration {
             if (context.getParent() instanceof StandardHost host) {
                 host.setErrorReportValveClass(ApiErrorReportValve.class.getName());
             }
+            context.getPipeline().addValve(new CloseUnreadValve());
         };
     }
 

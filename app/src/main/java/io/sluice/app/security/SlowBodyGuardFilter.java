@@ -66,6 +66,7 @@ public class SlowBodyGuardFilter extends OncePerRequestFilter {
             if (form(request.getContentType())) {
                 byte[] body = watched.readForm();
                 if (body == null) {
+                    io.sluice.web.http.UnreadBody.closeConnection(request);
                     response.setHeader(HttpHeaders.CONNECTION, "close");
                     response.sendError(413, "form body too large");
                     return;
@@ -87,6 +88,7 @@ public class SlowBodyGuardFilter extends OncePerRequestFilter {
     }
 
     private void timeout(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        io.sluice.web.http.UnreadBody.closeConnection(request);
         response.setHeader(HttpHeaders.CONNECTION, "close");
         if (response.isCommitted()) {
             return;

@@ -85,7 +85,8 @@ abstract class SecuritySuite {
     static void assertProblem(HttpResponse<String> response, int status, String type) {
         assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
         assertThat(response.headers().firstValue("Content-Type").orElse("")).startsWith("application/problem+json");
-        assertThat(json(response).get("type").asString()).isEqualTo("https://sluice.dev/problems/" + type);
+        assertThat(json(response).path("type").asString("")).as(response.body())
+            .isEqualTo("https://sluice.dev/problems/" + type);
     }
 
     static String chat(String user, String message) {

@@ -13,6 +13,7 @@ import io.sluice.api.ingress.SourceAddressLimiter;
 import io.sluice.api.problem.ApiErrorResponses;
 import io.sluice.problem.ProblemTypes;
 import io.sluice.web.caller.ApiCaller;
+import io.sluice.web.http.UnreadBody;
 import io.sluice.web.text.SafeText;
 
 import org.slf4j.Logger;
@@ -66,6 +67,7 @@ public class ApiKeyFilter extends OncePerRequestFilter {
         Optional<ApiClient> client = keys.known(key);
         if (client.isEmpty()) {
             if (!preAuth.allowed(address)) {
+                UnreadBody.closeIfPending(request);
                 response.setHeader(HttpHeaders.RETRY_AFTER, Long.toString(seconds(preAuth.retryAfter(address))));
                 ApiErrorResponses.write(request, response, 429, ProblemTypes.RATE_LIMITED, "Too many requests",
                     "Too many requests with invalid API keys from this address; retry later.");
@@ -119,6 +121,7 @@ public class ApiKeyFilter extends OncePerRequestFilter {
 
     private static void refuse(HttpServletRequest request, HttpServletResponse response, String detail)
             throws IOException {
+        UnreadBody.closeIfPending(request); // a stranger's trickling body is never waited for
         response.setHeader(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"sluice\"");
         ApiErrorResponses.write(request, response, HttpServletResponse.SC_UNAUTHORIZED, ProblemTypes.UNAUTHORIZED,
             "Unauthorized", detail);

@@ -37,9 +37,9 @@ public final class ApiScopeRules {
     /** In order: specific paths first, then each area's reads and writes, then the operator default. */
     static final List<Rule> RULES = List.of(
         // chat API: messages, streams, feedback, the client's own sessions
-        rule(Set.of("POST"), "/api/v1/chat", ApiScope.CHAT),
-        rule(Set.of("POST"), "/api/v1/chat/stream", ApiScope.CHAT),
-        rule(Set.of("POST"), "/api/v1/chat/{requestId}/feedback", ApiScope.CHAT),
+        rule(ANY, "/api/v1/chat", ApiScope.CHAT),
+        rule(ANY, "/api/v1/chat/stream", ApiScope.CHAT),
+        rule(ANY, "/api/v1/chat/{requestId}/feedback", ApiScope.CHAT),
         rule(READS, "/api/v1/sessions/**", ApiScope.CHAT),
         // tasks: submit needs tasks; a chat client reads its own deferred-answer tickets there too
         rule(Set.of("POST"), "/api/v1/tasks", ApiScope.TASKS),
