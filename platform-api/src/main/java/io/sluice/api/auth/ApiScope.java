@@ -32,7 +32,7 @@ public enum ApiScope {
     ADMIN("admin");
 
     /** What the demo client gets. */
-    public static final Set<ApiScope> DEMO = EnumSet.of(CHAT, OPENAI);
+    public static final Set<ApiScope> DEMO = java.util.Collections.unmodifiableSet(EnumSet.of(CHAT, OPENAI));
 
     private final String wire;
 
