@@ -41,7 +41,7 @@ public class WorkQueueDeferredAnswers implements DeferredAnswers {
             payload.put("conversationId", ctx.session().id().toString());
         }
         // the ticket is the asking client's: only it can read the answer (GET /api/v1/tasks/{ticket})
-        Enqueued enqueued = tasks.submit(new TaskSubmission("deferred_answer", payload, "chat:" + ctx.requestId(), PRIORITY,
+        Enqueued enqueued = tasks.submitForOwnSession(new TaskSubmission("deferred_answer", payload, "chat:" + ctx.requestId(), PRIORITY,
             ctx.client().id()));
         return new Ticket(enqueued.item().ticket(), "/api/v1/tasks/" + enqueued.item().ticket());
     }

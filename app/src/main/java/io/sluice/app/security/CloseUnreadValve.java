@@ -27,6 +27,8 @@ class CloseUnreadValve extends ValveBase {
         getNext().invoke(request, response);
         if (request.getAttribute(UnreadBody.CLOSE_ATTRIBUTE) != null) {
             request.getCoyoteRequest().action(ActionCode.DISABLE_SWALLOW_INPUT, null);
+            // the answer is already written: closing the connection is not an error to render a page for
+            response.setErrorReported();
         }
     }
 }

@@ -47,6 +47,19 @@ public class TaskService {
     }
 
     public Enqueued submit(TaskSubmission submission) {
+        return submit(submission, true);
+    }
+
+    /**
+     * A submission the platform makes for a client about the client's own session (the chat's deferred
+     * answers: the pipeline has just checked the session's owner, and the conversation is stored only
+     * once the answer goes out). Validated like any other, without the conversation lookup.
+     */
+    public Enqueued submitForOwnSession(TaskSubmission submission) {
+        return submit(submission, false);
+    }
+
+    private Enqueued submit(TaskSubmission submission, boolean checkOwnership) {
         TaskType type = TaskType.fromWire(submission.type()).orElseThrow(() -> new TaskValidationException(
             TaskValidationException.Kind.UNKNOWN_TYPE,
             "unknown task type; known types: " + TaskType.wireNames(), List.of()));
@@ -60,7 +73,9 @@ public class TaskService {
             throw new TaskValidationException(TaskValidationException.Kind.INVALID_PAYLOAD,
                 String.join("; ", errors), errors);
         }
-        checkOwnership(submission);
+        if (checkOwnership) {
+            checkOwnership(submission);
+        }
         JsonNode stored = masked(submission.payload());
         int priority = submission.priority() == null ? 5 : submission.priority();
         NewWorkItem item = new NewWorkItem(WorkQueue.DEFAULT_QUEUE, type.wire(), priority, JSON.writeValueAsString(stored),
