@@ -20,7 +20,7 @@
 # services. SLUICE_BENCH_DB_URL / SLUICE_BENCH_REDIS_URL point it at servers you run instead
 # (SLUICE_BENCH_PG_DATA then names the chroot data directory to restart). The mock and the instances
 # take a block of free ports from $SLUICE_BENCH_BASE_PORT (picked free when unset): base (mock),
-# base+1.. (instances), base+10.. (front door).
+# base+1.. (instances), base+5.. (the instances' management ports: health, Prometheus), base+10.. (front door).
 #
 # Knobs: SLUICE_BENCH_SCENARIO_SECONDS (full mode, 60-180, default 120) sets each scenario's length;
 # SLUICE_BENCH_JVM_OPTS adds JVM options to the Sluice instances (e.g. a flight recording).

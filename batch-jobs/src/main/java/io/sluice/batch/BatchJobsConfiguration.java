@@ -63,8 +63,12 @@ public class BatchJobsConfiguration {
     }
 
     @Bean
-    TaskService taskService(WorkQueue workQueue, SluiceBatchProperties properties) {
-        return new TaskService(workQueue, properties.tasks().maxPayloadBytes());
+    TaskService taskService(WorkQueue workQueue, SluiceBatchProperties properties, JdbcTemplate jdbc,
+            org.springframework.beans.factory.ObjectProvider<io.sluice.batch.tasks.PayloadMasker> masker) {
+        TaskService.ConversationOwners owners = (client, conversation) -> !jdbc.queryForList(
+            "SELECT 1 FROM conversation WHERE id = ? AND client_id = ?", Integer.class, conversation, client).isEmpty();
+        return new TaskService(workQueue, properties.tasks().maxPayloadBytes(), owners,
+            masker.getIfAvailable(() -> io.sluice.batch.tasks.PayloadMasker.NONE));
     }
 
     @Bean

@@ -74,6 +74,9 @@ public abstract class ProblemExceptionHandler extends ResponseEntityExceptionHan
     @Override
     protected ResponseEntity<Object> handleExceptionInternal(Exception ex, @Nullable Object body, HttpHeaders headers,
             HttpStatusCode statusCode, WebRequest request) {
+        if (body == null && ex instanceof org.springframework.web.ErrorResponse error) {
+            body = error.getBody(); // ResponseStatusException and friends: their own problem, given a stable type below
+        }
         if (body instanceof ProblemDetail problem && (problem.getType() == null
                 || "about:blank".equals(problem.getType().toString()))) {
             problem.setType(switch (statusCode.value()) {

@@ -24,6 +24,14 @@ public final class ProblemTypes {
     public static final URI SATURATED = URI.create(BASE + "saturated");
     /** No API key, or an unknown or revoked one. */
     public static final URI UNAUTHORIZED = URI.create(BASE + "unauthorized");
+    /** The API key is valid but lacks the scope this endpoint needs; the detail names the scope. */
+    public static final URI INSUFFICIENT_SCOPE = URI.create(BASE + "insufficient-scope");
+    /** The request body arrived too slowly (below the minimum data rate) or not within the read deadline. */
+    public static final URI REQUEST_TIMEOUT = URI.create(BASE + "request-timeout");
+    /** A document exceeded a parsing limit (decompressed size, extracted text or parse time); nothing was stored. */
+    public static final URI DOCUMENT_LIMITS_EXCEEDED = URI.create(BASE + "document-limits-exceeded");
+    /** The request line or headers exceed the server's header size limit. */
+    public static final URI HEADERS_TOO_LARGE = URI.create(BASE + "headers-too-large");
     /** Too many requests for this user or for the platform right now; retry after Retry-After. */
     public static final URI RATE_LIMITED = URI.create(BASE + "rate-limited");
     /** The task type is not one Sluice knows; the detail lists the known ones. */
@@ -36,6 +44,8 @@ public final class ProblemTypes {
     public static final URI JOB_STATE_CONFLICT = URI.create(BASE + "job-state-conflict");
     /** A FAQ candidate was already reviewed, the FAQ key exists, or a snapshot version cannot be put back. */
     public static final URI FAQ_REVIEW_CONFLICT = URI.create(BASE + "faq-review-conflict");
+    /** The API client is revoked (its settings cannot change any more). */
+    public static final URI CLIENT_STATE_CONFLICT = URI.create(BASE + "client-state-conflict");
     /** Something failed on our side; the request id is in the log. */
     public static final URI INTERNAL = URI.create(BASE + "internal");
 

@@ -3,33 +3,35 @@ package io.sluice.console.audit;
 import java.time.OffsetDateTime;
 import java.util.List;
 
-import org.springframework.jdbc.core.simple.JdbcClient;
+import io.sluice.web.audit.AuditTrail;
+
 import org.springframework.stereotype.Service;
 
-/** Every change made through the console: who, when, what, before → after. Never holds secrets. */
+/**
+ * Every change made through the console: who, when, what, before → after. Never holds secrets. Written
+ * through the one {@link AuditTrail} the API uses too (source {@code console}); the audit page shows both.
+ */
 @Service
 public class AuditLog {
 
-    private final JdbcClient jdbc;
+    private final AuditTrail trail;
 
-    public AuditLog(JdbcClient jdbc) {
-        this.jdbc = jdbc;
+    public AuditLog(AuditTrail trail) {
+        this.trail = trail;
     }
 
     public void record(String actor, String action, String target, String before, String after) {
-        jdbc.sql("INSERT INTO audit_log (actor, action, target, before, after) VALUES (?, ?, ?, ?, ?)")
-            .params(actor, action, target, before, after)
-            .update();
+        trail.console(actor, action, target, before, after);
     }
 
     public List<Entry> latest(int limit) {
-        return jdbc.sql("SELECT at, actor, action, target, before, after FROM audit_log ORDER BY id DESC LIMIT ?")
-            .param(limit)
-            .query((rs, n) -> new Entry(rs.getObject("at", OffsetDateTime.class), rs.getString("actor"),
-                rs.getString("action"), rs.getString("target"), rs.getString("before"), rs.getString("after")))
-            .list();
+        return trail.latest(limit).stream()
+            .map(e -> new Entry(e.at(), e.actor(), e.action(), e.target(), e.before(), e.after(), e.source()))
+            .toList();
     }
 
-    public record Entry(OffsetDateTime at, String actor, String action, String target, String before, String after) {
+    /** @param source {@code console} or {@code api} */
+    public record Entry(OffsetDateTime at, String actor, String action, String target, String before, String after,
+            String source) {
     }
 }

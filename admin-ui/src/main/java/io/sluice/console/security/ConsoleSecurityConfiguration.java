@@ -2,11 +2,14 @@ package io.sluice.console.security;
 
 import java.time.Duration;
 
+import io.sluice.api.ingress.SourceAddressLimiter;
 import io.sluice.console.users.ConsoleUsers;
 
 import org.redisson.api.RedissonClient;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpMethod;
 import org.springframework.security.authentication.ProviderManager;
@@ -43,9 +46,18 @@ public class ConsoleSecurityConfiguration {
         return SecurityObservationSettings.noObservations();
     }
 
+    /** 5 failures per account and address, 50 per account from anywhere, within 5 minutes. */
     @Bean
     LoginAttemptLimiter loginAttemptLimiter(RedissonClient redisson) {
-        return new LoginAttemptLimiter(redisson, 5, Duration.ofMinutes(5));
+        return new LoginAttemptLimiter(redisson, 5, 50, Duration.ofMinutes(5), "sluice:console:login:");
+    }
+
+    /** First of all, before the slow-body guard or Spring Security read the login body. */
+    @Bean
+    FilterRegistrationBean<LoginGuardFilter> loginGuardFilter(SourceAddressLimiter preAuthLimiter) {
+        FilterRegistrationBean<LoginGuardFilter> registration = new FilterRegistrationBean<>(new LoginGuardFilter(preAuthLimiter));
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 4);
+        return registration;
     }
 
     @Bean
@@ -73,10 +85,11 @@ public class ConsoleSecurityConfiguration {
     @Bean
     @Order(2)
     SecurityFilterChain console(HttpSecurity http, UserDetailsService users, PasswordEncoder encoder,
-            LoginAttemptLimiter limiter) throws Exception {
+            LoginAttemptLimiter limiter, SourceAddressLimiter preAuthLimiter) throws Exception {
         DaoAuthenticationProvider passwordCheck = new DaoAuthenticationProvider(users);
         passwordCheck.setPasswordEncoder(encoder);
-        http.authenticationManager(new ProviderManager(new LimitedAuthenticationProvider(passwordCheck, limiter)))
+        http.authenticationManager(new ProviderManager(
+                new LimitedAuthenticationProvider(passwordCheck, limiter, preAuthLimiter)))
             .authorizeHttpRequests(requests -> requests
                 .requestMatchers("/login", "/webjars/**", "/console/assets/**", "/error", "/favicon.ico").permitAll()
                 .requestMatchers("/console/users/**", "/console/clients/**").hasRole("ADMIN")

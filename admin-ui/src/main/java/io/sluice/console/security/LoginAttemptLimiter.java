@@ -1,43 +1,87 @@
 package io.sluice.console.security;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.HexFormat;
+import java.util.Locale;
 
 import org.redisson.api.RAtomicLong;
 import org.redisson.api.RedissonClient;
 
 /**
- * Limits failed console logins per username, cluster-wide (Redis): after {@code maxFailures} within
- * the window the name is locked until the window ends. Counting per name (not per address) stops
- * password guessing from many addresses; a success clears the count.
+ * Limits failed console logins cluster-wide (Redis), in two dimensions:
+ * <ul>
+ *   <li>per account <em>and</em> address: after {@code maxFailures} within the window that pair is locked
+ *       until the window ends, so guessing from one place stops while the owner elsewhere still logs in;</li>
+ *   <li>per account over all addresses, with a higher bound ({@code maxAccountFailures}), so guessing
+ *       spread over many addresses is stopped too.</li>
+ * </ul>
+ * Keys hold SHA-256 digests, never the name or address typed in, so they have one size whatever was sent
+ * (a 1 MiB username costs 64 bytes of key); names longer than {@link #MAX_USERNAME_CHARS} never get here.
+ * A success clears the pair's count.
  */
 public class LoginAttemptLimiter {
 
+    /** Console user names are at most this long (ConsoleUsers' rule); longer ones are refused unlooked-at. */
+    public static final int MAX_USERNAME_CHARS = 100;
+
     private final RedissonClient redisson;
     private final int maxFailures;
+    private final int maxAccountFailures;
     private final Duration window;
+    private final String prefix;
 
     public LoginAttemptLimiter(RedissonClient redisson, int maxFailures, Duration window) {
+        this(redisson, maxFailures, maxFailures * 10, window, "sluice:console:login:");
+    }
+
+    public LoginAttemptLimiter(RedissonClient redisson, int maxFailures, int maxAccountFailures, Duration window,
+            String prefix) {
         this.redisson = redisson;
         this.maxFailures = maxFailures;
+        this.maxAccountFailures = maxAccountFailures;
         this.window = window;
+        this.prefix = prefix;
     }
 
-    public boolean locked(String username) {
-        return counter(username).get() >= maxFailures;
+    public boolean locked(String username, String address) {
+        return pair(username, address).get() >= maxFailures || account(username).get() >= maxAccountFailures;
     }
 
-    public void failed(String username) {
-        RAtomicLong counter = counter(username);
+    public void failed(String username, String address) {
+        count(pair(username, address));
+        count(account(username));
+    }
+
+    public void succeeded(String username, String address) {
+        pair(username, address).delete();
+    }
+
+    private void count(RAtomicLong counter) {
         if (counter.incrementAndGet() == 1) {
             counter.expire(window);
         }
     }
 
-    public void succeeded(String username) {
-        counter(username).delete();
+    private RAtomicLong pair(String username, String address) {
+        return redisson.getAtomicLong(prefix + "pair:" + digest(normal(username) + "\n" + address));
     }
 
-    private RAtomicLong counter(String username) {
-        return redisson.getAtomicLong("sluice:console:login-failures:" + username.toLowerCase(java.util.Locale.ROOT));
+    private RAtomicLong account(String username) {
+        return redisson.getAtomicLong(prefix + "account:" + digest(normal(username)));
+    }
+
+    private static String normal(String username) {
+        return username == null ? "" : username.toLowerCase(Locale.ROOT);
+    }
+
+    static String digest(String text) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is always present", e);
+        }
     }
 }

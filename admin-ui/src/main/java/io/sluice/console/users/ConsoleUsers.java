@@ -68,6 +68,11 @@ public class ConsoleUsers {
         }
     }
 
+    /** Whether {@code rawPassword} is the user's current password. */
+    public boolean passwordMatches(String username, String rawPassword) {
+        return rawPassword != null && find(username).map(u -> passwords.matches(rawPassword, u.passwordHash())).orElse(false);
+    }
+
     public void changePassword(String username, String rawPassword) {
         validatePassword(rawPassword);
         jdbc.sql("UPDATE console_user SET password_hash = ?, must_change_password = FALSE WHERE username = ?")
@@ -75,6 +80,7 @@ public class ConsoleUsers {
             .update();
     }
 
+    /** @throws IllegalArgumentException when there is no such user */
     public void setRole(String username, ConsoleRole role) {
         int updated = jdbc.sql("UPDATE console_user SET role = ? WHERE username = ?").params(role.name(), username).update();
         if (updated == 0) {

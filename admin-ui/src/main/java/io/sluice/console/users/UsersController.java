@@ -50,7 +50,12 @@ class UsersController {
     String setRole(@PathVariable String username, @RequestParam ConsoleRole role, Principal actor,
             RedirectAttributes redirect) {
         String before = users.find(username).map(user -> "role=" + user.role()).orElse(null);
-        users.setRole(username, role);
+        try {
+            users.setRole(username, role);
+        } catch (IllegalArgumentException e) {
+            redirect.addFlashAttribute("error", e.getMessage());
+            return "redirect:/console/users";
+        }
         audit.record(actor.getName(), "user.role", username, before, "role=" + role);
         redirect.addFlashAttribute("notice", "Role of '" + username + "' is now " + role + ".");
         return "redirect:/console/users";
@@ -62,10 +67,15 @@ class UsersController {
     }
 
     @PostMapping("/console/account/password")
-    String changePassword(@RequestParam String password, @RequestParam String confirmation, Principal actor,
-            Model model, RedirectAttributes redirect) {
+    String changePassword(@RequestParam(required = false) String current, @RequestParam String password,
+            @RequestParam String confirmation, Principal actor, Model model, RedirectAttributes redirect) {
         if (!password.equals(confirmation)) {
             model.addAttribute("error", "the two passwords differ");
+            return "password";
+        }
+        if (!users.passwordMatches(actor.getName(), current)) {
+            // a session left open (or stolen) must not be enough to take over the account
+            model.addAttribute("error", "the current password is not right");
             return "password";
         }
         try {

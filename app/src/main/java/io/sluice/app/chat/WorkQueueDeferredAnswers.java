@@ -16,8 +16,8 @@ import tools.jackson.databind.node.ObjectNode;
  * Deferred (F0) chat answers as {@code deferred_answer} tasks on batch-jobs' durable work queue,
  * validated like API tasks; the drain job answers them on the batch lane and
  * {@code GET /api/v1/tasks/{ticket}} returns the result. The question is stored masked; one task per
- * chat request (idempotency key {@code chat:<requestId>}). Lives in the app so that platform-api does
- * not depend on batch-jobs.
+ * chat request (idempotency key {@code chat:<requestId>}), owned by the asking client. Lives in the app
+ * so that platform-api does not depend on batch-jobs.
  */
 @Component
 public class WorkQueueDeferredAnswers implements DeferredAnswers {
@@ -40,7 +40,9 @@ public class WorkQueueDeferredAnswers implements DeferredAnswers {
         if (ctx.session() != null) {
             payload.put("conversationId", ctx.session().id().toString());
         }
-        Enqueued enqueued = tasks.submit(new TaskSubmission("deferred_answer", payload, "chat:" + ctx.requestId(), PRIORITY));
+        // the ticket is the asking client's: only it can read the answer (GET /api/v1/tasks/{ticket})
+        Enqueued enqueued = tasks.submitForOwnSession(new TaskSubmission("deferred_answer", payload, "chat:" + ctx.requestId(), PRIORITY,
+            ctx.client().id()));
         return new Ticket(enqueued.item().ticket(), "/api/v1/tasks/" + enqueued.item().ticket());
     }
 }

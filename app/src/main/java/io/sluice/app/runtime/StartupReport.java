@@ -26,12 +26,14 @@ class StartupReport {
     @EventListener(ApplicationReadyEvent.class)
     void report() {
         String base = "http://localhost:" + env.getProperty("local.server.port", env.getProperty("server.port", "8080"));
+        String management = "http://" + env.getProperty("management.server.address", "127.0.0.1") + ":"
+            + env.getProperty("local.management.port", env.getProperty("management.server.port", "8081"));
         log.info("""
 
             Sluice is ready ({} mode)
               Chat API : POST {}/api/v1/chat
               Console  : {}/console
-              Health   : {}/actuator/health
-            """, mode.embedded() ? "embedded" : "external", base, base, base);
+              Health   : {}/actuator/health  (management port, loopback by default)
+            """, mode.embedded() ? "embedded" : "external", base, base, management);
     }
 }

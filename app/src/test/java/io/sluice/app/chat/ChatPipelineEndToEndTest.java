@@ -117,6 +117,9 @@ class ChatPipelineEndToEndTest {
     @LocalServerPort
     int port;
 
+    @org.springframework.boot.test.web.server.LocalManagementPort
+    int managementPort;
+
     @Autowired
     ApiKeys apiKeys;
 
@@ -192,8 +195,9 @@ class ChatPipelineEndToEndTest {
     }
 
     @Test
-    void healthStaysPublicAndKeysAreStoredOnlyAsHashes() {
-        assertThat(new Http(port).get("/actuator/health").statusCode()).isEqualTo(200);
+    void healthAnswersOnTheManagementPortOnlyAndKeysAreStoredOnlyAsHashes() {
+        assertThat(new Http(managementPort).get("/actuator/health").statusCode()).isEqualTo(200);
+        assertThat(new Http(port).get("/actuator/health").statusCode()).isNotEqualTo(200);
         String stored = jdbc.sql("SELECT key_hash FROM api_client WHERE id = ?").param(client.client().id())
             .query(String.class).single();
         assertThat(stored).hasSize(64).doesNotContain(client.key());

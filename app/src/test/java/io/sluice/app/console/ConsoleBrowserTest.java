@@ -180,6 +180,7 @@ class ConsoleBrowserTest {
         browser.get(url("/console/conversations"));
         assertThat(browser.getCurrentUrl()).endsWith("/console/account/password");
 
+        browser.findElement(By.id("current")).sendKeys(PASSWORD);
         browser.findElement(By.id("password")).sendKeys("my-own-new-password");
         browser.findElement(By.id("confirmation")).sendKeys("my-own-new-password");
         browser.findElement(By.cssSelector("button[type=submit]")).click();

@@ -38,7 +38,8 @@ class EmbeddedModeTest {
             assertThat(answer.get("answer").asText()).contains("退款");
             sessionId = answer.get("sessionId").asText();
 
-            JsonNode health = json.readTree(http.get("/actuator/health").body());
+            // health (with details where asked for) lives on the management port, bound to loopback
+            JsonNode health = json.readTree(new Http(managementPort(app)).get("/actuator/health").body());
             assertThat(health.get("status").asText()).isEqualTo("UP");
             assertThat(health.at("/components/vectorTier/details/engine").asText()).isEqualTo("lucene-knn");
             assertThat(health.at("/components/llm/details/configured").asBoolean()).isFalse();
@@ -57,8 +58,13 @@ class EmbeddedModeTest {
     private static ConfigurableApplicationContext start(Path dataDir) {
         // command-line arguments outrank the environment: blank URLs = the embedded default
         return new SpringApplicationBuilder(SluiceApplication.class)
-            .run("--server.port=0", "--sluice.data-dir=" + dataDir, "--sluice.db.url=", "--sluice.redis.url=",
+            .run("--server.port=0", "--management.server.port=0", "--management.endpoint.health.show-details=always",
+                "--sluice.data-dir=" + dataDir, "--sluice.db.url=", "--sluice.redis.url=",
                 "--sluice.ingress.auth.demo-key=" + DEMO_KEY);
+    }
+
+    private static int managementPort(ConfigurableApplicationContext app) {
+        return Integer.parseInt(app.getEnvironment().getProperty("local.management.port"));
     }
 
     private static int port(ConfigurableApplicationContext app) {

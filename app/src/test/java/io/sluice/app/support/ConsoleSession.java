@@ -22,12 +22,28 @@ public final class ConsoleSession {
 
     private static final Pattern CSRF = Pattern.compile("name=\"_csrf\" value=\"([^\"]+)\"");
 
-    private final HttpClient client = HttpClient.newBuilder().cookieHandler(new CookieManager())
-        .followRedirects(HttpClient.Redirect.NEVER).build();
+    private final HttpClient client;
     private final String base;
 
     public ConsoleSession(int port) {
+        this(port, null);
+    }
+
+    /** A session whose connections come from {@code from} (e.g. 127.0.0.2: another address on loopback). */
+    public ConsoleSession(int port, java.net.InetAddress from) {
         this.base = "http://127.0.0.1:" + port;
+        HttpClient.Builder builder = HttpClient.newBuilder().cookieHandler(new CookieManager())
+            .followRedirects(HttpClient.Redirect.NEVER);
+        if (from != null) {
+            builder.localAddress(from);
+        }
+        this.client = builder.build();
+    }
+
+    /** Logs in and answers the login's response (302 to /console, or to /login?error). */
+    public HttpResponse<String> tryLogIn(String username, String password) {
+        String token = csrfTokenOf("/login");
+        return postForm("/login", Map.of("username", username, "password", password, "_csrf", token));
     }
 
     public ConsoleSession logIn(String username, String password) {

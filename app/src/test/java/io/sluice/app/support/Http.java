@@ -11,7 +11,7 @@ import java.time.Duration;
 /** A tiny JSON-over-HTTP client for tests that call the running application over loopback. */
 public final class Http {
 
-    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient client;
     private final String base;
     private final String apiKey;
 
@@ -21,8 +21,18 @@ public final class Http {
 
     /** Sends {@code Authorization: Bearer <apiKey>} with every request (null = no key). */
     public Http(int port, String apiKey) {
+        this(port, apiKey, null);
+    }
+
+    /** With connections from {@code from} (another loopback address, e.g. 127.0.0.5: another client machine). */
+    public Http(int port, String apiKey, java.net.InetAddress from) {
         this.base = "http://127.0.0.1:" + port;
         this.apiKey = apiKey;
+        HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5));
+        if (from != null) {
+            builder.localAddress(from);
+        }
+        this.client = builder.build();
     }
 
     public HttpResponse<String> postJson(String path, String body) {
@@ -43,6 +53,16 @@ public final class Http {
 
     public HttpResponse<String> get(String path) {
         return send(builder(path).GET().build());
+    }
+
+    /** Any request: method, path, extra headers (name, value, ...), body (null = none). */
+    public HttpResponse<String> send(String method, String path, String body, String... headers) {
+        HttpRequest.Builder builder = builder(path).method(method,
+            body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        for (int i = 0; i + 1 < headers.length; i += 2) {
+            builder.header(headers[i], headers[i + 1]);
+        }
+        return send(builder.build());
     }
 
     private HttpRequest.Builder builder(String path) {

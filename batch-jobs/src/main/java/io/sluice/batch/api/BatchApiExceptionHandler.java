@@ -23,6 +23,7 @@ public class BatchApiExceptionHandler extends ProblemExceptionHandler {
             case PAYLOAD_TOO_LARGE -> problem(HttpStatus.BAD_REQUEST, ProblemTypes.TASK_PAYLOAD_TOO_LARGE, "Task payload too large", ex.getMessage());
             case INVALID_PAYLOAD -> problem(HttpStatus.BAD_REQUEST, ProblemTypes.INVALID_REQUEST, "Invalid request", ex.getMessage());
             case IDEMPOTENCY_CONFLICT -> problem(HttpStatus.CONFLICT, ProblemTypes.IDEMPOTENCY_CONFLICT, "Idempotency key reused", ex.getMessage());
+            case NOT_FOUND -> problem(HttpStatus.NOT_FOUND, ProblemTypes.NOT_FOUND, "Not found", ex.getMessage());
         };
         if (!ex.errors().isEmpty()) {
             problem.setProperty("errors", ex.errors());

@@ -69,7 +69,7 @@ public class JobController {
     public ResponseEntity<JobProgress> launch(@PathVariable("job") String job,
             @RequestBody(required = false) LaunchRequest request) {
         JobExecution execution = jobs.launch(job, request == null ? Map.of() : request.parameters());
-        return accepted(execution.getId());
+        return accepted(execution.getId()); // 202 with the execution id: a retry never needs to launch again
     }
 
     @GetMapping("/executions/{id}")
@@ -88,9 +88,23 @@ public class JobController {
         return accepted(jobs.restart(id).getId());
     }
 
+    /**
+     * 202 with where to follow the execution. Once launched, the answer never fails: if its progress cannot
+     * be read this instant, the body holds just the id and status URL (the work is running either way).
+     */
     private ResponseEntity<JobProgress> accepted(long executionId) {
+        JobProgress progress;
+        try {
+            progress = jobs.progress(executionId);
+        } catch (RuntimeException e) {
+            log.warn("job execution {}: progress not readable right after the change: {}", executionId, e.toString());
+            progress = new JobProgress(executionId, 0, null, "STARTING", null, null, Map.of(), null, null, 0, null, 0, 0,
+                null, null, JobControl.executionPath(executionId));
+        }
         return ResponseEntity.status(HttpStatus.ACCEPTED)
             .location(URI.create(JobControl.executionPath(executionId)))
-            .body(jobs.progress(executionId));
+            .body(progress);
     }
+
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(JobController.class);
 }

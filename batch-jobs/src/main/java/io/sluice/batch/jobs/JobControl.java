@@ -75,7 +75,8 @@ public class JobControl {
         JobParameters jobParameters = parameters(jobName, parameters == null ? Map.of() : parameters);
         try {
             JobExecution execution = operator.start(job, jobParameters);
-            log.info("launched {} execution {} with {}", jobName, execution.getId(), parameters);
+            log.info("launched {} execution {} with {}", jobName, execution.getId(),
+                io.sluice.web.text.SafeText.forLog(String.valueOf(parameters)));
             return execution;
         } catch (Exception e) {
             throw new JobControlException(JobControlException.Kind.CONFLICT,
@@ -221,7 +222,7 @@ public class JobControl {
         Job job = jobs.get(jobName);
         if (job == null) {
             throw new JobControlException(JobControlException.Kind.NOT_FOUND,
-                "no job '" + jobName + "'; known jobs: " + jobs.keySet());
+                "no such job; known jobs: " + jobs.keySet());
         }
         return job;
     }
@@ -247,7 +248,7 @@ public class JobControl {
             for (String name : given.keySet()) {
                 if (!Set.of("queue", "maxItems").contains(name)) {
                     throw new JobControlException(JobControlException.Kind.INVALID,
-                        "unknown parameter '" + name + "' of " + jobName + " (known: queue, maxItems)");
+                        "unknown parameter of " + jobName + " (known: queue, maxItems)");
                 }
             }
             String queueName = given.getOrDefault("queue", WorkQueue.DEFAULT_QUEUE);

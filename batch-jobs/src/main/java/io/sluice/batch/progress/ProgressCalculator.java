@@ -32,7 +32,14 @@ public final class ProgressCalculator {
         Instant end = instant(execution.getEndTime());
         double seconds = start == null ? 0 : Duration.between(start, end != null ? end : now).toMillis() / 1000.0;
         double rate = seconds > 0 ? done / seconds : 0;
-        Long total = pending == null ? (running ? null : done) : done + (running ? pending : 0);
+        // spelled out: the one-line conditional unboxed a null total (a running job with no known
+        // remainder) and threw, so the launch API answered 500 for a job that was running (issue 14, M6)
+        Long total;
+        if (pending != null) {
+            total = done + (running ? pending.longValue() : 0L);
+        } else {
+            total = running ? null : Long.valueOf(done);
+        }
         Long eta;
         if (!running) {
             eta = 0L;
@@ -44,9 +51,12 @@ public final class ProgressCalculator {
         Integer percent = total == null ? null : total == 0 ? 100 : (int) Math.min(100, done * 100 / total);
         Map<String, String> parameters = new LinkedHashMap<>();
         execution.getJobParameters().parameters().forEach(p -> parameters.put(p.name(), String.valueOf(p.value())));
+        String exitCode = execution.getExitStatus() == null ? null : execution.getExitStatus().getExitCode();
+        String exitDescription = execution.getExitStatus() == null ? null
+            : blankToNull(execution.getExitStatus().getExitDescription());
         return new JobProgress(execution.getId(), execution.getJobInstance().getInstanceId(),
-            execution.getJobInstance().getJobName(), execution.getStatus().name(), execution.getExitStatus().getExitCode(),
-            blankToNull(execution.getExitStatus().getExitDescription()), parameters, start, end, done, total, skipped,
+            execution.getJobInstance().getJobName(), execution.getStatus() == null ? "UNKNOWN" : execution.getStatus().name(),
+            exitCode, exitDescription, parameters, start, end, done, total, skipped,
             Math.round(rate * 100) / 100.0, eta, percent, statusUrl);
     }
 

@@ -11,9 +11,15 @@ import java.util.Objects;
  * @param payload        JSON object text
  * @param idempotencyKey null, or a key that makes a repeated submit return the existing item
  * @param maxAttempts    attempts before dead-letter; 0 = the configured default
+ * @param clientId       the API client it belongs to (null = internal work); its idempotency keys are its own
  */
 public record NewWorkItem(String queue, String type, int priority, String payload, String idempotencyKey,
-        int maxAttempts) {
+        int maxAttempts, Long clientId) {
+
+    /** Internal work (no owning client). */
+    public NewWorkItem(String queue, String type, int priority, String payload, String idempotencyKey, int maxAttempts) {
+        this(queue, type, priority, payload, idempotencyKey, maxAttempts, null);
+    }
 
     public NewWorkItem {
         Objects.requireNonNull(queue, "queue");
@@ -29,14 +35,14 @@ public record NewWorkItem(String queue, String type, int priority, String payloa
     }
 
     public NewWorkItem withIdempotencyKey(String key) {
-        return new NewWorkItem(queue, type, priority, payload, key, maxAttempts);
+        return new NewWorkItem(queue, type, priority, payload, key, maxAttempts, clientId);
     }
 
     public NewWorkItem withMaxAttempts(int attempts) {
-        return new NewWorkItem(queue, type, priority, payload, idempotencyKey, attempts);
+        return new NewWorkItem(queue, type, priority, payload, idempotencyKey, attempts, clientId);
     }
 
     public NewWorkItem withPriority(int value) {
-        return new NewWorkItem(queue, type, value, payload, idempotencyKey, maxAttempts);
+        return new NewWorkItem(queue, type, value, payload, idempotencyKey, maxAttempts, clientId);
     }
 }

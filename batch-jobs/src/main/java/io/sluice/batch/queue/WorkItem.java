@@ -4,7 +4,8 @@ import java.time.Instant;
 import java.util.UUID;
 
 /**
- * One row of {@code work_item} as readers see it. {@code payload} and {@code result} are JSON text.
+ * One row of {@code work_item} as readers see it. {@code payload} and {@code result} are JSON text;
+ * {@code clientId} is the owning API client (null = internal work).
  */
 public record WorkItem(
         long id,
@@ -25,5 +26,6 @@ public record WorkItem(
         String lastError,
         Instant createdAt,
         Instant updatedAt,
-        Instant completedAt) {
+        Instant completedAt,
+        Long clientId) {
 }

@@ -25,7 +25,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  * The durable work queue on PostgreSQL ({@code work_item}).
  *
  * <ul>
- * <li><b>Enqueue</b> is idempotent per idempotency key: a duplicate returns the existing item.</li>
+ * <li><b>Enqueue</b> is idempotent per idempotency key and owner: a duplicate returns the existing item;
+ * one client's key never finds another client's item.</li>
  * <li><b>Claim</b> takes ready items with {@code SELECT ... FOR UPDATE SKIP LOCKED}, so any number of
  * workers on any number of instances each get different items, and sets a lease (visibility timeout)
  * and a fresh fencing token. The claim commits on its own, before any LLM call: no transaction is held
@@ -43,7 +44,7 @@ public class WorkQueue {
 
     private static final String COLUMNS = "id, ticket, queue, type, priority, payload::text AS payload, idempotency_key, "
         + "state, attempts, max_attempts, next_attempt_at, locked_by, locked_until, progress, result::text AS result, "
-        + "last_error, created_at, updated_at, completed_at";
+        + "last_error, created_at, updated_at, completed_at, client_id";
 
     private static final int MAX_ERROR_CHARS = 2000;
 
@@ -67,20 +68,20 @@ public class WorkQueue {
         return settings;
     }
 
-    /** Adds an item, or returns the existing one with the same idempotency key. */
+    /** Adds an item, or returns the existing one of the same owner with the same idempotency key. */
     public Enqueued enqueue(NewWorkItem item) {
         int maxAttempts = item.maxAttempts() > 0 ? item.maxAttempts() : settings.maxAttempts();
         List<WorkItem> inserted = jdbc.query("""
-            INSERT INTO work_item (queue, type, priority, payload, idempotency_key, max_attempts)
-            VALUES (?, ?, ?, ?::jsonb, ?, ?)
-            ON CONFLICT (idempotency_key) DO NOTHING
+            INSERT INTO work_item (queue, type, priority, payload, idempotency_key, max_attempts, client_id)
+            VALUES (?, ?, ?, ?::jsonb, ?, ?, ?)
+            ON CONFLICT ((coalesce(client_id, 0)), idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
             RETURNING\s""" + COLUMNS, ITEM, item.queue(), item.type(), item.priority(), item.payload(),
-            item.idempotencyKey(), maxAttempts);
+            item.idempotencyKey(), maxAttempts, item.clientId());
         if (!inserted.isEmpty()) {
             count(QueueMetrics::enqueued);
             return new Enqueued(inserted.get(0), true);
         }
-        WorkItem existing = findByIdempotencyKey(item.idempotencyKey())
+        WorkItem existing = findByIdempotencyKey(item.idempotencyKey(), item.clientId())
             .orElseThrow(() -> new IllegalStateException("idempotency key conflict but no item found"));
         count(QueueMetrics::duplicate);
         return new Enqueued(existing, false);
@@ -90,15 +91,28 @@ public class WorkQueue {
         return jdbc.query("SELECT " + COLUMNS + " FROM work_item WHERE ticket = ?", ITEM, ticket).stream().findFirst();
     }
 
+    /** The item with this ticket if it belongs to {@code clientId} (null = internal items only). */
+    public Optional<WorkItem> find(UUID ticket, Long clientId) {
+        return jdbc.query("SELECT " + COLUMNS + " FROM work_item WHERE ticket = ? AND client_id IS NOT DISTINCT FROM ?",
+            ITEM, ticket, clientId).stream().findFirst();
+    }
+
     public Optional<WorkItem> find(long id) {
         return jdbc.query("SELECT " + COLUMNS + " FROM work_item WHERE id = ?", ITEM, id).stream().findFirst();
     }
 
+    /** The internal item (no owning client) with this idempotency key. */
     public Optional<WorkItem> findByIdempotencyKey(String key) {
+        return findByIdempotencyKey(key, null);
+    }
+
+    /** The item of {@code clientId} (null = internal) with this idempotency key. */
+    public Optional<WorkItem> findByIdempotencyKey(String key, Long clientId) {
         if (key == null) {
             return Optional.empty();
         }
-        return jdbc.query("SELECT " + COLUMNS + " FROM work_item WHERE idempotency_key = ?", ITEM, key).stream().findFirst();
+        return jdbc.query("SELECT " + COLUMNS + " FROM work_item WHERE idempotency_key = ? AND coalesce(client_id, 0) = ?",
+            ITEM, key, clientId == null ? 0L : clientId).stream().findFirst();
     }
 
     /**
@@ -328,7 +342,7 @@ public class WorkQueue {
             WorkState.valueOf(rs.getString("state")), rs.getInt("attempts"), rs.getInt("max_attempts"),
             instant(rs, "next_attempt_at"), rs.getString("locked_by"), instant(rs, "locked_until"), rs.getInt("progress"),
             rs.getString("result"), rs.getString("last_error"), instant(rs, "created_at"), instant(rs, "updated_at"),
-            instant(rs, "completed_at"));
+            instant(rs, "completed_at"), (Long) rs.getObject("client_id"));
     }
 
     private static Instant instant(ResultSet rs, String column) throws SQLException {

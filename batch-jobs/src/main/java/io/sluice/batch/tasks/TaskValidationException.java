@@ -5,7 +5,8 @@ import java.util.List;
 /** A task submission was refused before anything was enqueued. */
 public class TaskValidationException extends RuntimeException {
 
-    public enum Kind { UNKNOWN_TYPE, INVALID_PAYLOAD, PAYLOAD_TOO_LARGE, IDEMPOTENCY_CONFLICT }
+    /** NOT_FOUND: the payload names something the submitting client does not own (or that does not exist). */
+    public enum Kind { UNKNOWN_TYPE, INVALID_PAYLOAD, PAYLOAD_TOO_LARGE, IDEMPOTENCY_CONFLICT, NOT_FOUND }
 
     private final Kind kind;
     private final List<String> errors;

@@ -54,6 +54,15 @@ final class Fleet implements AutoCloseable {
         return options.basePort() + 1 + instanceNames().indexOf(instance);
     }
 
+    /** The instance's management port (health, Prometheus): loopback, base+5 and base+6. */
+    int managementPort(String instance) {
+        return options.basePort() + 5 + instanceNames().indexOf(instance);
+    }
+
+    String managementUrl(String instance) {
+        return "http://127.0.0.1:" + managementPort(instance);
+    }
+
     String url(String instance) {
         return "http://127.0.0.1:" + port(instance);
     }
@@ -105,18 +114,21 @@ final class Fleet implements AutoCloseable {
         settings.forEach((key, value) -> command.add("--" + key + "=" + value));
         Map<String, String> env = new LinkedHashMap<>();
         env.put("SLUICE_PORT", Integer.toString(port(name)));
+        env.put("SLUICE_MANAGEMENT_PORT", Integer.toString(managementPort(name)));
         env.put("SLUICE_DATA_DIR", data.toAbsolutePath().toString());
         env.put("SLUICE_DB_URL", options.dbUrl());
         env.put("SLUICE_REDIS_URL", options.redisUrl());
         env.put("SLUICE_LLM_BASE_URL", mockUrl() + "/v1");
         env.put("SLUICE_LLM_API_KEY", "bench-provider-key");
         env.put("SLUICE_DEMO_API_KEY", API_KEY);
+        // the harness submits tasks and launches the drain job with the demo key besides chatting
+        env.put("SLUICE_DEMO_SCOPES", "chat,openai,tasks,jobs");
         env.put("SLUICE_WORKER_ID", "bench-" + name);
         Path log = options.workDir().resolve("instance-" + name + ".log");
         long logStart = Files.exists(log) ? Files.size(log) : 0;
         Process process = spawn(command, env, log);
         instances.put(name, process);
-        awaitUp(process, URI.create(url(name) + "/actuator/health"), "instance " + name);
+        awaitUp(process, URI.create(managementUrl(name) + "/actuator/health"), "instance " + name);
         awaitKnowledge(process, log, logStart, name);
     }
 

@@ -158,7 +158,7 @@ final class ScenarioRunner {
         while (System.nanoTime() < deadline) {
             level = Double.NaN;
             for (String name : fleet.liveInstances()) {
-                level = Platform.sum(platform.metrics(fleet.url(name)), "sluice_degradation_level");
+                level = Platform.sum(platform.metrics(fleet.managementUrl(name)), "sluice_degradation_level");
                 if (!Double.isNaN(level)) {
                     break;
                 }
@@ -200,7 +200,7 @@ final class ScenarioRunner {
             double batchQueue = Double.NaN;
             double admissionQueue = Double.NaN;
             for (String name : fleet.liveInstances()) {
-                Map<String, Double> m = platform.metrics(fleet.url(name));
+                Map<String, Double> m = platform.metrics(fleet.managementUrl(name));
                 if (m.isEmpty()) {
                     continue;
                 }
@@ -231,7 +231,7 @@ final class ScenarioRunner {
             used = 0;
             boolean read = false;
             for (String name : fleet.liveInstances()) {
-                Map<String, Double> m = platform.metrics(fleet.url(name));
+                Map<String, Double> m = platform.metrics(fleet.managementUrl(name));
                 double v = Platform.sum(m, "sluice_gateway_permits_used");
                 if (!Double.isNaN(v)) {
                     used = Math.max(used, v);

@@ -128,7 +128,7 @@ public class KnowledgeConfiguration {
             KnowledgeProperties properties) {
         KnowledgeProperties.Ingest i = properties.ingest();
         return new IngestionService(repository, index, embedder, new Chunker(i.chunkChars(), i.overlapChars()),
-            i.maxDocumentSize().toBytes());
+            i.maxDocumentSize().toBytes(), i.parseLimits());
     }
 
     @Bean

@@ -43,8 +43,18 @@ public record KnowledgeProperties(@NotNull Path indexDir, Path snapshotDir, @Def
         }
     }
 
+    /**
+     * @param maxDecompressedSize total decoded size of a PDF's content streams (decompression bombs)
+     * @param maxTextChars        text extracted from one document
+     * @param maxParseTime        time parsing one document may take
+     */
     public record Ingest(@DefaultValue("5MB") DataSize maxDocumentSize, @DefaultValue("400") int chunkChars,
-            @DefaultValue("80") int overlapChars) {
+            @DefaultValue("80") int overlapChars, @DefaultValue("64MB") DataSize maxDecompressedSize,
+            @DefaultValue("2000000") int maxTextChars, @DefaultValue("20s") java.time.Duration maxParseTime) {
+
+        public io.sluice.knowledge.ingest.ParseLimits parseLimits() {
+            return new io.sluice.knowledge.ingest.ParseLimits(maxDecompressedSize.toBytes(), maxTextChars, maxParseTime);
+        }
     }
 
     /** Level-0 defaults of the chain; callers pass their own {@code RetrievalPlan} per request. */

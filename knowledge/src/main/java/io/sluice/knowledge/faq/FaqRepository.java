@@ -20,9 +20,17 @@ public class FaqRepository {
         "id, external_id, question, phrasings, answer, category, tags, valid_from, valid_until, updated_at";
 
     private final JdbcTemplate jdbc;
+    private final org.springframework.transaction.support.TransactionTemplate tx;
 
     public FaqRepository(DataSource dataSource) {
         this.jdbc = new JdbcTemplate(dataSource);
+        this.tx = new org.springframework.transaction.support.TransactionTemplate(
+            new org.springframework.jdbc.datasource.DataSourceTransactionManager(dataSource));
+    }
+
+    /** Runs {@code work} in one transaction (the entry, its mirror document and its index write together). */
+    public <T> T inTransaction(java.util.function.Supplier<T> work) {
+        return tx.execute(status -> work.get());
     }
 
     /** Entries valid now (no validity window, or inside it). */

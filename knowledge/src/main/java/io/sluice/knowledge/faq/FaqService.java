@@ -35,9 +35,22 @@ public class FaqService {
     public FaqEntry save(FaqEntry entry) {
         FaqEntry saved = store(entry);
         if (publishOnChange) {
-            snapshots.rebuildFromDatabase();
+            publish();
         }
         return saved;
+    }
+
+    /**
+     * Republishes the snapshot after a stored change. The change is committed by then; a snapshot that
+     * cannot be rebuilt now keeps the previous one answering (logged), it does not turn the change into a 500.
+     */
+    private void publish() {
+        try {
+            snapshots.rebuildFromDatabase();
+        } catch (RuntimeException e) {
+            org.slf4j.LoggerFactory.getLogger(FaqService.class)
+                .warn("FAQ snapshot not republished after a change (the previous one still answers): {}", e.toString());
+        }
     }
 
     /** Saves many (e.g. a file), then publishes one snapshot. All are validated before any is written. */
@@ -55,11 +68,17 @@ public class FaqService {
         return saved;
     }
 
+    /**
+     * The entry row, its mirror document and the local index in one transaction: if the index write fails
+     * (after the writer's own recovery), nothing of the entry is stored and the previous one stays.
+     */
     private FaqEntry store(FaqEntry entry) {
         validate(entry);
-        FaqEntry saved = repository.upsert(entry);
-        ingestion.ingestPrepared(mirror(saved), mirrorChunks(saved));
-        return saved;
+        return repository.inTransaction(() -> {
+            FaqEntry saved = repository.upsert(entry);
+            ingestion.ingestPrepared(mirror(saved), mirrorChunks(saved));
+            return saved;
+        });
     }
 
     public Optional<FaqEntry> find(String key) {
@@ -71,13 +90,13 @@ public class FaqService {
         boolean existed = repository.deleteByKey(key);
         boolean mirrored = ingestion.delete(Source.FAQ_DOCUMENT_PREFIX + key);
         if ((existed || mirrored) && publishOnChange) {
-            snapshots.rebuildFromDatabase();
+            publish();
         }
         return existed || mirrored;
     }
 
     static void validate(FaqEntry e) {
-        String name = e.key() == null || e.key().startsWith("#") ? "FAQ entry" : "FAQ entry '" + e.key() + "'";
+        String name = e.key() == null || e.key().startsWith("#") ? "FAQ entry" : IngestException.named("FAQ entry", e.key());
         if (e.question() == null || e.question().isBlank()) {
             throw new IngestException(Problem.INVALID, name + " has no question");
         }

@@ -43,13 +43,19 @@ public class IngestionService {
     private final KnowledgeRepository repository;
     private final LuceneIndex index;
     private final Embedder embedder;
-    private final DocumentParser parser = new DocumentParser();
+    private final DocumentParser parser;
     private final Chunker chunker;
     private final long maxBytes;
     private final Map<String, Job> jobs = new ConcurrentHashMap<>();
 
     public IngestionService(KnowledgeRepository repository, LuceneIndex index, Embedder embedder, Chunker chunker,
             long maxBytes) {
+        this(repository, index, embedder, chunker, maxBytes, ParseLimits.DEFAULT);
+    }
+
+    public IngestionService(KnowledgeRepository repository, LuceneIndex index, Embedder embedder, Chunker chunker,
+            long maxBytes, ParseLimits limits) {
+        this.parser = new DocumentParser(limits);
         this.repository = repository;
         this.index = index;
         this.embedder = embedder;
@@ -75,8 +81,8 @@ public class IngestionService {
 
     private IngestResult ingest(DocumentRequest request, List<Chunker.Chunk> prepared, IngestProgress progress) {
         String id = request.externalId();
-        if (id == null || id.isBlank() || id.length() > 200) {
-            throw new IngestException(Problem.INVALID, "externalId is required (1-200 characters)");
+        if (id == null || id.isBlank() || id.length() > 200 || id.chars().anyMatch(Character::isISOControl)) {
+            throw new IngestException(Problem.INVALID, "externalId is required (1-200 characters, no control characters)");
         }
         Instant started = Instant.now();
         IngestProgress tracked = (job, stage, done, total) -> {
@@ -99,16 +105,15 @@ public class IngestionService {
         String id = request.externalId();
         byte[] content = request.content();
         if (content == null || content.length == 0) {
-            throw new IngestException(Problem.EMPTY, "document '" + id + "' is empty");
+            throw new IngestException(Problem.EMPTY, IngestException.named("document", id) + " is empty");
         }
         if (content.length > maxBytes) {
-            throw new IngestException(Problem.TOO_LARGE, "document '" + id + "' is " + content.length
+            throw new IngestException(Problem.TOO_LARGE, IngestException.named("document", id) + " is " + content.length
                 + " bytes; the limit is " + maxBytes);
         }
         DocumentFormat format = DocumentFormat.detect(request.contentType(), request.fileName())
-            .orElseThrow(() -> new IngestException(Problem.UNSUPPORTED_TYPE, "unsupported document type '"
-                + (request.contentType() == null || request.contentType().isBlank() ? request.fileName()
-                    : request.contentType()) + "'; supported: Markdown, plain text, HTML, PDF"));
+            .orElseThrow(() -> new IngestException(Problem.UNSUPPORTED_TYPE,
+                "unsupported document type; supported: Markdown, plain text, HTML, PDF"));
         if (request.validFrom() != null && request.validUntil() != null
                 && !request.validUntil().isAfter(request.validFrom())) {
             throw new IngestException(Problem.INVALID, "validUntil must be after validFrom");
@@ -117,7 +122,7 @@ public class IngestionService {
         ParsedDocument parsed = prepared != null ? new ParsedDocument(request.title(), prepared.stream()
             .map(c -> new ParsedDocument.Section(c.heading(), c.content())).toList()) : parser.parse(content, format);
         if (parsed.isBlank()) {
-            throw new IngestException(Problem.EMPTY, "document '" + id + "' has no text");
+            throw new IngestException(Problem.EMPTY, IngestException.named("document", id) + " has no text");
         }
         String title = firstNonBlank(request.title(), parsed.title(), request.fileName(), id);
         DocumentMeta meta = new DocumentMeta(id, title, request.sourceUrl(), format.mediaType(), request.category(),
@@ -131,7 +136,7 @@ public class IngestionService {
         }
         List<Chunker.Chunk> chunks = prepared != null ? prepared : chunker.chunk(parsed);
         if (chunks.isEmpty()) {
-            throw new IngestException(Problem.EMPTY, "document '" + id + "' has no text");
+            throw new IngestException(Problem.EMPTY, IngestException.named("document", id) + " has no text");
         }
         List<float[]> vectors = new ArrayList<>(chunks.size());
         for (int from = 0; from < chunks.size(); from += EMBED_BATCH) {
@@ -148,14 +153,20 @@ public class IngestionService {
             stored.add(new StoredChunk(id, title, request.sourceUrl(), request.category(), now, request.validFrom(),
                 request.validUntil(), c.ordinal(), c.heading(), c.content(), vectors.get(i)));
         }
-        DocumentRow row = repository.replace(meta, hash, stored);
-        // every tier reports freshness in milliseconds (Lucene stores epoch millis)
+        // the database rows and the local index change together: the index write is the last step inside the
+        // transaction, so when it fails (even after the writer's recovery) the rows roll back and a 5xx stores nothing
+        DocumentRow row = repository.inTransaction(() -> {
+            DocumentRow replaced = repository.replace(meta, hash, stored);
+            // every tier reports freshness in milliseconds (Lucene stores epoch millis)
+            Instant at = replaced.ingestedAt().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+            List<StoredChunk> indexed = stored.stream().map(c -> new StoredChunk(c.documentId(), c.title(), c.url(),
+                c.category(), at, c.validFrom(), c.validUntil(), c.ordinal(), c.heading(), c.content(),
+                c.embedding())).toList();
+            progress.update(id, "index", chunks.size(), chunks.size());
+            index.upsertDocument(id, indexed);
+            return replaced;
+        });
         Instant ingestedAt = row.ingestedAt().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
-        List<StoredChunk> indexed = stored.stream().map(c -> new StoredChunk(c.documentId(), c.title(), c.url(),
-            c.category(), ingestedAt, c.validFrom(), c.validUntil(), c.ordinal(), c.heading(), c.content(),
-            c.embedding())).toList();
-        progress.update(id, "index", chunks.size(), chunks.size());
-        index.upsertDocument(id, indexed);
         log.debug("ingested {} v{}: {} chunks", id, row.version(), chunks.size());
         return new IngestResult(id, existing.isPresent() ? IngestResult.Outcome.UPDATED : IngestResult.Outcome.CREATED,
             chunks.size(), row.version(), ingestedAt, hash);

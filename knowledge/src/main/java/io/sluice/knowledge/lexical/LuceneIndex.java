@@ -46,6 +46,7 @@ import org.apache.lucene.search.SearcherManager;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.search.similarities.BM25Similarity;
+import org.apache.lucene.store.AlreadyClosedException;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 
@@ -81,8 +82,10 @@ public class LuceneIndex implements AutoCloseable {
 
     private final Analyzer analyzer;
     private final Directory directory;
-    private final IndexWriter writer;
-    private final SearcherManager searchers;
+    /** Replaced (with {@link #searchers}) when the writer died: see {@link #reopenIfDead}. */
+    private volatile IndexWriter writer;
+    private volatile SearcherManager searchers;
+    private volatile boolean closed;
     private final int dimension;
     private final Embedder english;
 
@@ -101,8 +104,7 @@ public class LuceneIndex implements AutoCloseable {
         try {
             Files.createDirectories(dir);
             directory = FSDirectory.open(dir);
-            IndexWriterConfig config = new IndexWriterConfig(analyzer).setSimilarity(new BM25Similarity());
-            writer = new IndexWriter(directory, config);
+            writer = new IndexWriter(directory, writerConfig());
             writer.commit();
             searchers = new SearcherManager(writer, null);
         } catch (IOException e) {
@@ -110,40 +112,97 @@ public class LuceneIndex implements AutoCloseable {
         }
     }
 
+    private IndexWriterConfig writerConfig() {
+        return new IndexWriterConfig(analyzer).setSimilarity(new BM25Similarity());
+    }
+
+    /** One write against the current writer; run again once on a fresh writer if the writer had died. */
+    @FunctionalInterface
+    private interface Write {
+        void run(IndexWriter writer) throws IOException;
+    }
+
+    /**
+     * Runs a write. A writer that died (an {@code AlreadyClosedException}, for instance after a tragic
+     * I/O error or a close during a concurrent write) is replaced by a fresh one on the same directory and
+     * the write is tried once more, so the index recovers without a restart; its uncommitted changes are
+     * gone with it, the committed index stays. A second failure is thrown (the caller rolls back).
+     */
+    private synchronized void write(Write work) throws IOException {
+        if (closed) {
+            throw new AlreadyClosedException("the knowledge index is closed");
+        }
+        reopenIfDead();
+        try {
+            work.run(writer);
+            commitAndRefresh();
+        } catch (AlreadyClosedException e) {
+            LOG.warn("knowledge index writer died ({}); reopening it and trying once more", e.toString());
+            reopenIfDead();
+            work.run(writer);
+            commitAndRefresh();
+        }
+    }
+
+    /** A new writer and searcher manager when the current writer is no longer open. */
+    private void reopenIfDead() throws IOException {
+        IndexWriter current = writer;
+        if (current.isOpen() || closed) {
+            return;
+        }
+        Throwable tragedy = current.getTragicException();
+        try {
+            searchers.close();
+        } catch (IOException | RuntimeException e) {
+            LOG.debug("closing the searchers of the dead writer: {}", e.toString());
+        }
+        writer = new IndexWriter(directory, writerConfig());
+        searchers = new SearcherManager(writer, null);
+        LOG.warn("knowledge index writer reopened after it died{}", tragedy == null ? "" : " (" + tragedy + ")");
+    }
+
+    /** Whether the index writer is open (false only between its death and the next write). */
+    public boolean writerOpen() {
+        return writer.isOpen();
+    }
+
     /** Replaces every chunk of the document with these (atomically for readers), then commits. */
     public void upsertDocument(String documentId, List<StoredChunk> chunks) {
         try {
             List<Document> docs = toLucene(chunks);
-            writer.updateDocuments(new Term(F_DOC, documentId), docs);
-            commitAndRefresh();
+            write(w -> w.updateDocuments(new Term(F_DOC, documentId), docs));
         } catch (IOException e) {
-            throw new UncheckedIOException("knowledge index update failed for " + documentId, e);
+            throw new UncheckedIOException("knowledge index update failed", e);
         }
     }
 
     public void deleteDocument(String documentId) {
         try {
-            writer.deleteDocuments(new Term(F_DOC, documentId));
-            commitAndRefresh();
+            write(w -> w.deleteDocuments(new Term(F_DOC, documentId)));
         } catch (IOException e) {
-            throw new UncheckedIOException("knowledge index delete failed for " + documentId, e);
+            throw new UncheckedIOException("knowledge index delete failed", e);
         }
     }
 
     /** Replaces the whole index content in one commit (readers switch from old to new at once). */
     public synchronized void replaceAll(Iterable<StoredChunk> chunks) {
         try {
-            writer.deleteAll();
+            List<List<Document>> batches = new ArrayList<>();
             List<StoredChunk> batch = new ArrayList<>();
             for (StoredChunk chunk : chunks) {
                 batch.add(chunk);
                 if (batch.size() == 256) {
-                    writer.addDocuments(toLucene(batch));
+                    batches.add(toLucene(batch));
                     batch.clear();
                 }
             }
-            writer.addDocuments(toLucene(batch));
-            commitAndRefresh();
+            batches.add(toLucene(batch));
+            write(w -> {
+                w.deleteAll();
+                for (List<Document> docs : batches) {
+                    w.addDocuments(docs);
+                }
+            });
         } catch (IOException e) {
             throw new UncheckedIOException("knowledge index rebuild failed", e);
         }
@@ -395,7 +454,8 @@ public class LuceneIndex implements AutoCloseable {
     }
 
     @Override
-    public void close() throws IOException {
+    public synchronized void close() throws IOException {
+        closed = true;
         searchers.close();
         writer.close();
         directory.close();

@@ -41,6 +41,15 @@ public class KnowledgeRepository {
         this.tx = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
     }
 
+    /**
+     * Runs {@code work} in one database transaction: every write of this repository (and any other JDBC
+     * code on the same data source) inside it commits or rolls back together. Ingestion puts the local
+     * index write last inside it, so a failing index leaves the database as it was.
+     */
+    public <T> T inTransaction(java.util.function.Supplier<T> work) {
+        return tx.execute(status -> work.get());
+    }
+
     /** True when {@code knowledge_chunk.embedding} exists (pgvector installed). */
     public boolean hasVectorColumn() {
         Boolean v = vectorColumn;

@@ -204,6 +204,23 @@ class IngestionServiceTest {
     }
 
     @Test
+    void aFailingIndexWriteStoresNothingInTheDatabase() throws Exception {
+        String id = "atomic-" + run;
+        String key = "atomic-faq-" + run;
+        FaqSnapshotService snapshots = new FaqSnapshotService(dir.resolve("snap-atomic"), embedder,
+            () -> new FaqRepository(db), 0.0);
+        FaqService faq = new FaqService(new FaqRepository(db), ingestion, snapshots, false);
+        index.close(); // closed for good (not a dead writer): every index write now fails
+
+        assertThatThrownBy(() -> ingestion.ingest(markdown(id, WARRANTY))).isInstanceOf(RuntimeException.class);
+        assertThat(repository.find(id)).as("the document rows rolled back with the index write").isEmpty();
+        assertThatThrownBy(() -> faq.save(new FaqEntry(0, key, "原子写入的问题？", List.of(), "答案", "orders",
+            List.of(), null, null, null))).isInstanceOf(RuntimeException.class);
+        assertThat(new FaqRepository(db).findByKey(key)).as("the FAQ row rolled back with its mirror").isEmpty();
+        index = null;
+    }
+
+    @Test
     void updateThatFailsValidationKeepsThePreviousVersion() {
         String id = "keep-" + run;
         ingestion.ingest(markdown(id, WARRANTY));

@@ -40,11 +40,12 @@ public class DemoClientBootstrap {
         String port = env.getProperty("local.server.port", env.getProperty("server.port", "8080"));
         String configured = properties.demoKey();
         if (configured != null && !configured.isBlank()) {
-            IssuedKey issued = keys.createWithKey(DEMO_CLIENT, ClientTier.STANDARD, configured.trim());
-            log.info("API: demo client created with the configured key ({}…)", issued.client().keyPrefix());
+            IssuedKey issued = keys.createWithKey(DEMO_CLIENT, ClientTier.STANDARD, configured.trim(), scopes());
+            log.info("API: demo client created with the configured key ({}…), scopes {}", issued.client().keyPrefix(),
+                ApiScope.wire(issued.client().scopes()));
             return;
         }
-        IssuedKey issued = keys.create(DEMO_CLIENT, ClientTier.STANDARD);
+        IssuedKey issued = keys.create(DEMO_CLIENT, ClientTier.STANDARD, scopes());
         // the one and only time this key is shown: it is stored as a SHA-256 hash
         log.warn("""
 
@@ -55,6 +56,11 @@ public class DemoClientBootstrap {
                    -d '{"userId":"u1","message":"退款多久到账"}' http://localhost:{}/api/v1/chat
             ============================================================
             """, issued.key(), issued.key(), port);
+    }
+
+    /** The demo's scopes: chat + openai unless {@code sluice.ingress.auth.demo-scopes} says otherwise. */
+    private java.util.Set<ApiScope> scopes() {
+        return ApiScope.parse(properties.demoScopes());
     }
 
     private boolean wanted() {

@@ -52,8 +52,8 @@ public class ChatConfiguration {
     }
 
     @Bean
-    ChatService chatService(ChatPipeline pipeline) {
-        return new ChatService(pipeline);
+    ChatService chatService(ChatPipeline pipeline, PiiMasker masker) {
+        return new ChatService(pipeline, masker);
     }
 
     @Bean

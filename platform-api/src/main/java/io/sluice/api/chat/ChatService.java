@@ -2,6 +2,7 @@ package io.sluice.api.chat;
 
 import io.sluice.api.admission.PriorityAdmission;
 import io.sluice.api.auth.ApiClient;
+import io.sluice.api.masking.PiiMasker;
 
 /**
  * The online chat entry point: one context per request, through the {@link ChatPipeline}
@@ -10,9 +11,15 @@ import io.sluice.api.auth.ApiClient;
 public class ChatService {
 
     private final ChatPipeline pipeline;
+    private final PiiMasker masker;
 
     public ChatService(ChatPipeline pipeline) {
+        this(pipeline, new PiiMasker());
+    }
+
+    public ChatService(ChatPipeline pipeline, PiiMasker masker) {
         this.pipeline = pipeline;
+        this.masker = masker;
     }
 
     public ChatResponse chat(ApiClient client, ChatRequest request) {
@@ -27,7 +34,9 @@ public class ChatService {
     /** Streaming: LLM tiers write their tokens into {@code stream} as they come (SSE). */
     public ChatResponse chat(ApiClient client, ChatRequest request, PriorityAdmission.QueueListener listener,
             AnswerStream stream) {
-        ChatContext ctx = new ChatContext(client, request, listener);
+        // a userId holding a phone, ID or card number is masked before anything keys or stores it: the masked
+        // form is the user from here on (two ids that mask alike are one user: clients should send opaque ids)
+        ChatContext ctx = new ChatContext(client, request.withUserId(masker.mask(request.userId())), listener);
         ctx.stream(stream);
         pipeline.run(ctx);
         if (ctx.answer() == null) {

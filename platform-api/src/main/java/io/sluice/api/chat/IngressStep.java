@@ -1,14 +1,13 @@
 package io.sluice.api.chat;
 
-import java.time.Duration;
-
 import io.sluice.api.ingress.GlobalLimiter;
 import io.sluice.api.ingress.RateLimitedException;
 import io.sluice.api.ingress.UserTokenBucket;
 
 /**
  * Ingress: the user's own token bucket first (so a heavy user is stopped by their own limit before
- * taking platform capacity), then the adaptive global limiter. Refusals are 429 with Retry-After.
+ * taking platform capacity), then the client's share of the adaptive global limiter and the global rate
+ * itself (so no client can starve the others). Refusals are 429 with Retry-After and the scope.
  */
 public final class IngressStep implements ChatStep {
 
@@ -27,9 +26,9 @@ public final class IngressStep implements ChatStep {
         if (!decision.allowed()) {
             throw new RateLimitedException(RateLimitedException.Scope.USER, decision.retryAfter());
         }
-        Duration wait = global.tryAcquire();
-        if (!wait.isZero()) {
-            throw new RateLimitedException(RateLimitedException.Scope.GLOBAL, wait);
+        GlobalLimiter.Decision admission = global.admit(Long.toString(ctx.client().id()));
+        if (!admission.admitted()) {
+            throw new RateLimitedException(admission.scope(), admission.retryAfter());
         }
         next.proceed(ctx);
     }

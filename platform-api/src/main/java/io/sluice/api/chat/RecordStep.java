@@ -5,6 +5,7 @@ import java.util.List;
 import io.sluice.api.masking.PiiMasker;
 import io.sluice.api.session.SessionStore;
 import io.sluice.api.session.Turn;
+import io.sluice.web.text.SafeText;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,7 +57,7 @@ public final class RecordStep implements ChatStep {
                 ctx.requestId(), ctx.client().id(), ctx.session().id(), ctx.intent() == null ? "-" : ctx.intent().intent().code(),
                 ctx.priority(), ctx.level(), answer.tier(), ctx.cached(), ctx.queueWaitMs(), latencyMs,
                 ctx.capReason().isEmpty() ? "" : " cap=\"" + ctx.capReason() + "\"",
-                question.length() > LOGGED_CHARS ? question.substring(0, LOGGED_CHARS) + "…" : question);
+                SafeText.forLog(question.length() > LOGGED_CHARS ? question.substring(0, LOGGED_CHARS) + "…" : question));
         }
     }
 }

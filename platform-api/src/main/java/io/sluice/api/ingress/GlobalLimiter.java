@@ -16,7 +16,12 @@ import org.springframework.context.SmartLifecycle;
  * The adaptive global limiter of this instance: a local token bucket (burst = one second) whose rate
  * follows {@link AdaptiveRate}, re-evaluated every tick from the {@link LoadMonitor} (p95 latency,
  * error ratio) and the process CPU load. The rate is per instance; N instances admit N× it.
- * Gauge {@code sluice.ingress.global.rate}.
+ *
+ * <p>Each API client also has a share of it ({@link RateLimitProperties.ClientShare}): while n clients are
+ * active, one may take at most max(rate / n, floor) per second (its own bucket, burst one second), so a
+ * client spreading requests over many userIds cannot starve the others. The public shape is one call,
+ * {@link #admit(String)} (client key in, decision out), so the state can move to Redis unchanged.
+ * Gauges {@code sluice.ingress.global.rate}, {@code sluice.ingress.global.active-clients}.
  */
 public class GlobalLimiter implements SmartLifecycle, AutoCloseable {
 
@@ -29,9 +34,28 @@ public class GlobalLimiter implements SmartLifecycle, AutoCloseable {
     private double tokens;
     private long lastNanos = System.nanoTime();
     private final PeriodicTask ticks;
+    private final RateLimitProperties.ClientShare share;
+    private final java.util.Map<String, ClientBucket> clients = new java.util.HashMap<>();
+
+    /** One admission decision: admitted, or refused for the client's share or the platform, with the wait. */
+    public record Decision(boolean admitted, RateLimitedException.Scope scope, Duration retryAfter) {
+        static final Decision ADMITTED = new Decision(true, null, Duration.ZERO);
+    }
+
+    private static final class ClientBucket {
+        double tokens;
+        long lastNanos;
+        long seenNanos;
+    }
 
     public GlobalLimiter(RateLimitProperties.Global properties, LoadMonitor monitor, MeterRegistry meters) {
+        this(properties, new RateLimitProperties.ClientShare(5, Duration.ofSeconds(5)), monitor, meters);
+    }
+
+    public GlobalLimiter(RateLimitProperties.Global properties, RateLimitProperties.ClientShare share, LoadMonitor monitor,
+            MeterRegistry meters) {
         this.properties = properties;
+        this.share = share;
         this.adaptive = new AdaptiveRate(properties);
         this.monitor = monitor;
         this.rate = adaptive.rate();
@@ -39,6 +63,9 @@ public class GlobalLimiter implements SmartLifecycle, AutoCloseable {
         this.ticks = new PeriodicTask("sluice-global-limiter", properties.tick(), this::tick);
         Gauge.builder("sluice.ingress.global.rate", this, GlobalLimiter::rate)
             .description("requests/s this instance currently admits (adaptive)")
+            .register(meters);
+        Gauge.builder("sluice.ingress.global.active-clients", this, GlobalLimiter::activeClients)
+            .description("API clients that made a request within the share window (each gets rate / n, at least the floor)")
             .register(meters);
     }
 
@@ -67,6 +94,9 @@ public class GlobalLimiter implements SmartLifecycle, AutoCloseable {
     }
 
     void tick() {
+        synchronized (this) {
+            prune(System.nanoTime());
+        }
         try {
             LoadMonitor.Snapshot load = monitor.snapshot();
             double before = rate;
@@ -80,17 +110,83 @@ public class GlobalLimiter implements SmartLifecycle, AutoCloseable {
         }
     }
 
-    /** Takes one admission; empty Duration = admitted, otherwise how long until one would be. */
-    public synchronized Duration tryAcquire() {
+    /** Takes one admission outside any client's share (internal callers); zero = admitted, else the wait. */
+    public Duration tryAcquire() {
+        return tryAcquire("");
+    }
+
+    /** {@link #admit} reduced to the wait: zero = admitted. */
+    public Duration tryAcquire(String client) {
+        return admit(client).retryAfter();
+    }
+
+    /**
+     * Takes one admission for {@code client} (its id; blank = no share): first the client's share, then the
+     * platform's bucket; a refusal takes nothing from either.
+     */
+    public synchronized Decision admit(String client) {
         long now = System.nanoTime();
         double current = rate;
         tokens = Math.min(current, tokens + (now - lastNanos) / 1e9 * current);
         lastNanos = now;
-        if (tokens >= 1) {
-            tokens -= 1;
-            return Duration.ZERO;
+        ClientBucket own = client == null || client.isBlank() ? null : clientBucket(client, now);
+        if (own != null) {
+            double allowed = Math.max(current / Math.max(1, countActive(now)), share.floor());
+            own.tokens = Math.min(allowed, own.tokens + (now - own.lastNanos) / 1e9 * allowed);
+            own.lastNanos = now;
+            if (own.tokens < 1) {
+                return new Decision(false, RateLimitedException.Scope.CLIENT,
+                    Duration.ofMillis((long) Math.ceil((1 - own.tokens) / allowed * 1000)));
+            }
         }
-        return Duration.ofMillis((long) Math.ceil((1 - tokens) / current * 1000));
+        if (tokens < 1) {
+            return new Decision(false, RateLimitedException.Scope.GLOBAL,
+                Duration.ofMillis((long) Math.ceil((1 - tokens) / current * 1000)));
+        }
+        tokens -= 1;
+        if (own != null) {
+            own.tokens -= 1;
+        }
+        return Decision.ADMITTED;
+    }
+
+    private ClientBucket clientBucket(String client, long now) {
+        ClientBucket bucket = clients.get(client);
+        if (bucket == null) {
+            if (clients.size() > 100_000) {
+                prune(now);
+            }
+            bucket = new ClientBucket();
+            double fair = Math.max(rate / (countActive(now) + 1), share.floor());
+            bucket.tokens = fair;
+            bucket.lastNanos = now;
+            clients.put(client, bucket);
+        }
+        bucket.seenNanos = now;
+        return bucket;
+    }
+
+    private int countActive(long now) {
+        long window = share.window().toNanos();
+        int active = 0;
+        for (ClientBucket bucket : clients.values()) {
+            if (now - bucket.seenNanos <= window) {
+                active++;
+            }
+        }
+        return active;
+    }
+
+    private void prune(long now) {
+        long window = share.window().toNanos();
+        clients.values().removeIf(bucket -> now - bucket.seenNanos > window);
+    }
+
+    /** Clients that asked within the share window. */
+    public synchronized int activeClients() {
+        long now = System.nanoTime();
+        prune(now);
+        return clients.size();
     }
 
     private static double cpuLoad() {

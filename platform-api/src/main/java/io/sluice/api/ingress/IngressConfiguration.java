@@ -21,6 +21,15 @@ public class IngressConfiguration {
         return registration;
     }
 
+    /** After the size limit (its body is bounded): NUL and other control characters are refused. */
+    @Bean
+    FilterRegistrationBean<ControlCharacterFilter> controlCharacterFilter(IngressProperties properties) {
+        FilterRegistrationBean<ControlCharacterFilter> registration =
+            new FilterRegistrationBean<>(new ControlCharacterFilter(properties.maxRequestBytes()));
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 11);
+        return registration;
+    }
+
     @Bean(destroyMethod = "close")
     UserLimits userLimits(RedissonClient redisson, RateLimitProperties properties) {
         return new UserLimits(redisson, properties.user());
@@ -34,6 +43,6 @@ public class IngressConfiguration {
 
     @Bean(destroyMethod = "close")
     GlobalLimiter globalLimiter(RateLimitProperties properties, LoadMonitor load, MeterRegistry meters) {
-        return new GlobalLimiter(properties.global(), load, meters);
+        return new GlobalLimiter(properties.global(), properties.client(), load, meters);
     }
 }

@@ -12,7 +12,18 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param global the adaptive limiter of this instance
  */
 @ConfigurationProperties("sluice.ingress.rate")
-public record RateLimitProperties(@DefaultValue User user, @DefaultValue Global global) {
+public record RateLimitProperties(@DefaultValue User user, @DefaultValue Global global,
+        @DefaultValue ClientShare client) {
+
+    /**
+     * Each API client's share of the global rate, so no client can starve the others: while n clients are
+     * active, each may use at most max(rate / n, floor) requests/s (whatever userIds it spreads them over).
+     *
+     * @param floor  requests/s every active client may always use (when the fair share is smaller)
+     * @param window a client counts as active this long after its last request
+     */
+    public record ClientShare(@DefaultValue("5") double floor, @DefaultValue("5s") Duration window) {
+    }
 
     /**
      * @param capacity        bucket size (burst) of a standard user

@@ -5,13 +5,18 @@ import java.time.Duration;
 /** A request refused at the door: answered 429 with Retry-After. */
 public class RateLimitedException extends RuntimeException {
 
-    public enum Scope { USER, GLOBAL }
+    /** Who was over its rate: the user, the client (its share of the platform), the platform. */
+    public enum Scope { USER, CLIENT, GLOBAL }
 
     private final Scope scope;
     private final Duration retryAfter;
 
     public RateLimitedException(Scope scope, Duration retryAfter) {
-        super(scope == Scope.USER ? "too many requests for this user" : "the platform is at its admission rate");
+        super(switch (scope) {
+            case USER -> "too many requests for this user";
+            case CLIENT -> "the client is at its share of the platform's admission rate";
+            case GLOBAL -> "the platform is at its admission rate";
+        });
         this.scope = scope;
         this.retryAfter = retryAfter;
     }

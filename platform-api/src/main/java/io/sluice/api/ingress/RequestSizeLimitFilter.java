@@ -1,25 +1,16 @@
 package io.sluice.api.ingress;
 
-import java.io.ByteArrayInputStream;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.nio.charset.Charset;
-import java.nio.charset.StandardCharsets;
 
 import jakarta.servlet.FilterChain;
-import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;
-import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 
+import io.sluice.api.problem.ApiErrorResponses;
 import io.sluice.problem.ProblemTypes;
 
 import org.springframework.http.HttpStatus;
-import org.springframework.http.MediaType;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
@@ -51,13 +42,13 @@ public class RequestSizeLimitFilter extends OncePerRequestFilter {
         long limit = request.getRequestURI().startsWith(UPLOAD_PATH) ? maxUploadBytes : maxBytes;
         long length = request.getContentLengthLong();
         if (length > limit) {
-            refuse(response, "request body is " + length + " bytes; the limit is " + limit + " bytes");
+            refuse(request, response, "request body is " + length + " bytes; the limit is " + limit + " bytes");
             return;
         }
         if (length < 0 && hasBody(request)) {
             byte[] body = request.getInputStream().readNBytes((int) Math.min(Integer.MAX_VALUE - 8, limit + 1));
             if (body.length > limit) {
-                refuse(response, "request body is over the limit of " + limit + " bytes");
+                refuse(request, response, "request body is over the limit of " + limit + " bytes");
                 return;
             }
             chain.doFilter(new BufferedBodyRequest(request, body), response);
@@ -71,71 +62,9 @@ public class RequestSizeLimitFilter extends OncePerRequestFilter {
         return "POST".equals(method) || "PUT".equals(method) || "PATCH".equals(method);
     }
 
-    private static void refuse(HttpServletResponse response, String detail) throws IOException {
-        response.setStatus(HttpStatus.PAYLOAD_TOO_LARGE.value());
-        response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
-        response.setCharacterEncoding(StandardCharsets.UTF_8.name());
-        response.getWriter().write("""
-            {"type":"%s","title":"Payload too large","status":413,"detail":"%s"}"""
-            .formatted(ProblemTypes.PAYLOAD_TOO_LARGE, detail));
-    }
-
-    /** A request whose (chunked) body has already been read into memory. */
-    private static final class BufferedBodyRequest extends HttpServletRequestWrapper {
-
-        private final byte[] body;
-
-        BufferedBodyRequest(HttpServletRequest request, byte[] body) {
-            super(request);
-            this.body = body;
-        }
-
-        @Override
-        public ServletInputStream getInputStream() {
-            InputStream in = new ByteArrayInputStream(body);
-            return new ServletInputStream() {
-                @Override
-                public int read() throws IOException {
-                    return in.read();
-                }
-
-                @Override
-                public int read(byte[] b, int off, int len) throws IOException {
-                    return in.read(b, off, len);
-                }
-
-                @Override
-                public boolean isFinished() {
-                    return false;
-                }
-
-                @Override
-                public boolean isReady() {
-                    return true;
-                }
-
-                @Override
-                public void setReadListener(ReadListener listener) {
-                    throw new UnsupportedOperationException("synchronous reads only");
-                }
-            };
-        }
-
-        @Override
-        public BufferedReader getReader() {
-            String encoding = getCharacterEncoding();
-            Charset charset = encoding == null ? StandardCharsets.UTF_8 : Charset.forName(encoding);
-            return new BufferedReader(new InputStreamReader(getInputStream(), charset));
-        }
-
-        @Override
-        public int getContentLength() {
-            return body.length;
-        }
-
-        @Override
-        public long getContentLengthLong() {
-            return body.length;
-        }
+    private static void refuse(HttpServletRequest request, HttpServletResponse response, String detail)
+            throws IOException {
+        ApiErrorResponses.write(request, response, HttpStatus.PAYLOAD_TOO_LARGE.value(), ProblemTypes.PAYLOAD_TOO_LARGE,
+            "Payload too large", detail);
     }
 }

@@ -110,7 +110,7 @@ public class UserTokenBucket {
         if (redisAvailable()) {
             try {
                 List<Object> result = redisson.getScript(StringCodec.INSTANCE).eval(RScript.Mode.READ_WRITE, SCRIPT,
-                    RScript.ReturnType.MULTI, List.of(properties.keyPrefix() + user),
+                    RScript.ReturnType.MULTI, List.of(properties.keyPrefix() + keyOf(user)),
                     Double.toString(capacity), Double.toString(perMs), Double.toString(initial));
                 boolean allowed = ((Number) result.get(0)).longValue() == 1;
                 return new Decision(allowed, ((Number) result.get(1)).longValue() / 1000.0,
@@ -126,6 +126,20 @@ public class UserTokenBucket {
             local.clear();
         }
         return local.computeIfAbsent(user, key -> new LocalBucket(initial)).take(capacity, perMs);
+    }
+
+    /**
+     * The Redis key part of a user: a SHA-256 digest (first 128 bits, hex), so a key never holds a user id
+     * (which may be personal data) and has the same size whatever the id's length.
+     */
+    static String keyOf(String user) {
+        try {
+            byte[] digest = java.security.MessageDigest.getInstance("SHA-256")
+                .digest(user.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            return java.util.HexFormat.of().formatHex(digest, 0, 16);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is always present", e);
+        }
     }
 
     /** The same bucket in process memory, for when Redis is unavailable. */

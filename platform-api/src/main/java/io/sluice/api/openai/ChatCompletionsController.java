@@ -22,6 +22,7 @@ import io.sluice.api.auth.ApiClient;
 import io.sluice.api.chat.Answer;
 import io.sluice.api.chat.AnsweringStep;
 import io.sluice.api.chat.ChatProperties;
+import io.sluice.api.chat.ChatRequest;
 import io.sluice.api.ingress.GlobalLimiter;
 import io.sluice.api.ingress.UserTokenBucket;
 import io.sluice.governance.degradation.DegradationControl;
@@ -145,12 +146,16 @@ public class ChatCompletionsController {
         }
         int requested = body.path("max_completion_tokens").asInt(body.path("max_tokens").asInt(0));
         String user = body.path("user").asString("openai");
+        if (user.length() > ChatRequest.MAX_USER_ID_CHARS || io.sluice.web.text.SafeText.hasControl(user)) {
+            return OpenAiError.invalid("user", "user must be at most " + ChatRequest.MAX_USER_ID_CHARS
+                + " characters, without control characters");
+        }
         UserTokenBucket.Decision decision = buckets.take(client.id() + ":" + user, client.vip());
         if (!decision.allowed()) {
             return OpenAiError.of(HttpStatus.TOO_MANY_REQUESTS, "rate_limit_error", "rate_limit_exceeded", null,
                 "Too many requests for this user; retry later", decision.retryAfter());
         }
-        Duration wait = global.tryAcquire();
+        Duration wait = global.tryAcquire(Long.toString(client.id())); // the client's share, then the platform's rate
         if (!wait.isZero()) {
             return OpenAiError.of(HttpStatus.TOO_MANY_REQUESTS, "rate_limit_error", "rate_limit_exceeded", null,
                 "The platform is at its request rate; retry later", wait);

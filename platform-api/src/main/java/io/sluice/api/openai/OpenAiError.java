@@ -1,8 +1,11 @@
 package io.sluice.api.openai;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+
+import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -16,9 +19,27 @@ import org.springframework.http.ResponseEntity;
  * problem+json body would leave the SDK user with an empty message. (401 comes from the ingress
  * filter as problem+json, which SDKs still map by status.)
  */
-final class OpenAiError {
+public final class OpenAiError {
 
     private OpenAiError() {
+    }
+
+    /**
+     * The same body written straight to a servlet response, for errors raised before a controller runs
+     * (authentication, scopes, size limits, unknown paths, unsupported methods): {@code /v1/**} callers get
+     * OpenAI's shape whatever refused them.
+     */
+    public static void write(HttpServletResponse response, int status, String type, String code, String param,
+            String message) throws IOException {
+        Map<String, Object> error = new LinkedHashMap<>();
+        error.put("message", message);
+        error.put("type", type);
+        error.put("param", param);
+        error.put("code", code);
+        response.setStatus(status);
+        response.setContentType(MediaType.APPLICATION_JSON_VALUE);
+        response.setCharacterEncoding("UTF-8");
+        response.getWriter().write(tools.jackson.databind.json.JsonMapper.shared().writeValueAsString(Map.of("error", error)));
     }
 
     static ResponseEntity<Object> of(HttpStatus status, String type, String code, String param, String message,

@@ -36,9 +36,12 @@ public class ApiExceptionHandler extends ProblemExceptionHandler {
 
     @ExceptionHandler(RateLimitedException.class)
     ResponseEntity<ProblemDetail> rateLimited(RateLimitedException ex) {
-        String detail = ex.scope() == RateLimitedException.Scope.USER
-            ? "Too many requests for this user; retry after " + ex.retryAfterSeconds() + " s."
-            : "The platform is at its admission rate right now; retry after " + ex.retryAfterSeconds() + " s.";
+        String detail = switch (ex.scope()) {
+            case USER -> "Too many requests for this user; retry after " + ex.retryAfterSeconds() + " s.";
+            case CLIENT -> "This client is at its share of the platform's admission rate; retry after "
+                + ex.retryAfterSeconds() + " s.";
+            case GLOBAL -> "The platform is at its admission rate right now; retry after " + ex.retryAfterSeconds() + " s.";
+        };
         ProblemDetail problem = problem(HttpStatus.TOO_MANY_REQUESTS, ProblemTypes.RATE_LIMITED, "Too many requests",
             detail);
         problem.setProperty("scope", ex.scope().name().toLowerCase(Locale.ROOT));

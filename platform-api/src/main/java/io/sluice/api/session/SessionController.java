@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.UUID;
 
 import io.sluice.api.auth.ApiClient;
+import io.sluice.api.masking.PiiMasker;
 
 import org.springframework.http.MediaType;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -27,9 +28,11 @@ import org.springframework.web.server.ResponseStatusException;
 public class SessionController {
 
     private final JdbcClient jdbc;
+    private final PiiMasker masker;
 
-    public SessionController(JdbcClient jdbc) {
+    public SessionController(JdbcClient jdbc, PiiMasker masker) {
         this.jdbc = jdbc;
+        this.masker = masker;
     }
 
     @GetMapping("/{sessionId}")
@@ -61,7 +64,7 @@ public class SessionController {
                        (SELECT count(*) FROM conversation_message m WHERE m.conversation_id = c.id) AS messages
                 FROM conversation c WHERE c.client_id = ? AND c.user_id = ?
                 ORDER BY c.updated_at DESC LIMIT 50""")
-            .params(client.id(), userId)
+            .params(client.id(), masker.mask(userId)) // stored masked, like the chat API stores it
             .query((rs, row) -> new SessionView.Summary(rs.getObject("id", UUID.class), rs.getString("user_id"),
                 instant(rs, "created_at"), instant(rs, "updated_at"), rs.getInt("messages")))
             .list();

@@ -32,7 +32,7 @@ class ApiKeyFilterTest {
 
     @Test
     void onlyApiPathsAreGuarded() {
-        ApiKeyFilter filter = new ApiKeyFilter(null);
+        ApiKeyFilter filter = new ApiKeyFilter(null, null);
         assertThat(filter.shouldNotFilter(new MockHttpServletRequest("GET", "/actuator/health"))).isTrue();
         assertThat(filter.shouldNotFilter(new MockHttpServletRequest("GET", "/console"))).isTrue();
         assertThat(filter.shouldNotFilter(new MockHttpServletRequest("POST", "/api/v1/chat"))).isFalse();

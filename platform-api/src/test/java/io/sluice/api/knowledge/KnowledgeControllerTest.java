@@ -42,7 +42,7 @@ class KnowledgeControllerTest {
 
     @Test
     void createdDocumentAnswers201WithTheResult() throws Exception {
-        when(ingestion.ingest(any())).thenReturn(new IngestResult("p1", IngestResult.Outcome.CREATED, 3, 1,
+        when(ingestion.ingest(any(), any())).thenReturn(new IngestResult("p1", IngestResult.Outcome.CREATED, 3, 1,
             Instant.parse("2026-11-30T00:00:00Z"), "ab"));
         mvc.perform(post("/api/v1/knowledge/documents").contentType(MediaType.APPLICATION_JSON)
                 .content("{\"externalId\":\"p1\",\"content\":\"# 标题\\n正文。\"}"))
@@ -53,7 +53,7 @@ class KnowledgeControllerTest {
 
     @Test
     void refusedDocumentsAreProblemJsonNamingTheProblem() throws Exception {
-        when(ingestion.ingest(any())).thenThrow(new IngestException(IngestException.Problem.BINARY,
+        when(ingestion.ingest(any(), any())).thenThrow(new IngestException(IngestException.Problem.BINARY,
             "content looks binary (contains NUL bytes), not text"));
         mvc.perform(multipart("/api/v1/knowledge/documents")
                 .file(new MockMultipartFile("file", "x.txt", "text/plain", new byte[] {0, 1, 2})))
@@ -64,13 +64,13 @@ class KnowledgeControllerTest {
             .andExpect(jsonPath("$.detail").value("content looks binary (contains NUL bytes), not text"));
 
         doThrow(new IngestException(IngestException.Problem.UNSUPPORTED_TYPE,
-            "unsupported document type 'application/msword'")).when(ingestion).ingest(any());
+            "unsupported document type 'application/msword'")).when(ingestion).ingest(any(), any());
         mvc.perform(multipart("/api/v1/knowledge/documents")
                 .file(new MockMultipartFile("file", "x.doc", "application/msword", new byte[] {1})))
             .andExpect(status().isUnsupportedMediaType())
             .andExpect(jsonPath("$.type").value("https://sluice.dev/problems/unsupported-request"));
 
-        doThrow(new IngestException(IngestException.Problem.TOO_LARGE, "too big")).when(ingestion).ingest(any());
+        doThrow(new IngestException(IngestException.Problem.TOO_LARGE, "too big")).when(ingestion).ingest(any(), any());
         mvc.perform(post("/api/v1/knowledge/documents").contentType(MediaType.APPLICATION_JSON)
                 .content("{\"externalId\":\"p1\",\"content\":\"x\"}"))
             .andExpect(status().isPayloadTooLarge())
