@@ -32,6 +32,11 @@ class StartupReport {
               Chat API : POST {}/api/v1/chat
               Console  : {}/console
               Health   : {}/actuator/health
-            """, mode.embedded() ? "embedded" : "external", base, base, base);
+              Knowledge: {}
+            """, mode.embedded() ? "embedded" : "external", base, base, base,
+            env.getProperty("sluice.knowledge.sample.load-on-first-start", Boolean.class, true)
+                ? "on a first start the sample knowledge base loads in the background (FAQ first, then documents);"
+                    + " progress: " + base + "/actuator/health (component knowledge)"
+                : "sample loading is off (sluice.knowledge.sample.load-on-first-start=false)");
     }
 }
