@@ -1,7 +1,9 @@
 package io.sluice.console.conversations;
 
+import java.time.LocalDate;
 import java.util.UUID;
 
+import org.springframework.format.annotation.DateTimeFormat;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -11,6 +13,8 @@ import org.springframework.web.bind.annotation.RequestParam;
 @Controller
 class ConversationsController {
 
+    static final int PAGE_SIZE = 50;
+
     private final ConversationQueries conversations;
 
     ConversationsController(ConversationQueries conversations) {
@@ -18,9 +22,28 @@ class ConversationsController {
     }
 
     @GetMapping("/console/conversations")
-    String search(@RequestParam(name = "q", required = false) String query, Model model) {
+    String search(@RequestParam(name = "q", required = false) String query,
+            @RequestParam(required = false) String tier, @RequestParam(required = false) String intent,
+            @RequestParam(required = false) String feedback, @RequestParam(required = false) String client,
+            @RequestParam(required = false) @DateTimeFormat(iso = DateTimeFormat.ISO.DATE) LocalDate from,
+            @RequestParam(required = false) @DateTimeFormat(iso = DateTimeFormat.ISO.DATE) LocalDate to,
+            @RequestParam(defaultValue = "0") int page, Model model) {
         model.addAttribute("q", query);
-        model.addAttribute("conversations", conversations.search(query, 100));
+        model.addAttribute("tier", tier);
+        model.addAttribute("intent", intent);
+        model.addAttribute("feedback", feedback);
+        model.addAttribute("client", client);
+        model.addAttribute("from", from);
+        model.addAttribute("to", to);
+        model.addAttribute("intents", conversations.intents());
+        model.addAttribute("clients", conversations.clients());
+        try {
+            ConversationQueries.Filter filter = new ConversationQueries.Filter(query, tier, intent, feedback, client, from, to);
+            model.addAttribute("result", conversations.search(filter, Math.max(0, page), PAGE_SIZE));
+        } catch (IllegalArgumentException e) {
+            model.addAttribute("error", "Filter not applied: " + e.getMessage());
+            model.addAttribute("result", new ConversationQueries.Page(java.util.List.of(), 0, PAGE_SIZE, false));
+        }
         return "conversations";
     }
 
