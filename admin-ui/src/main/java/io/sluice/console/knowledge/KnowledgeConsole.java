@@ -173,6 +173,43 @@ public class KnowledgeConsole implements DisposableBean {
         return faqRepository.findAll();
     }
 
+    /** A page of FAQ entries and how many match in all. */
+    public record FaqPage(List<FaqEntry> entries, int matching, int total, int page, int pages) {
+    }
+
+    /**
+     * The entries whose key, question, phrasings, answer or category contain {@code text} (case-insensitive;
+     * blank = all) and whose category is {@code category} (blank = any), {@code size} per page.
+     */
+    public FaqPage faqPage(String text, String category, int page, int size) {
+        List<FaqEntry> all = faqRepository.findAll();
+        String needle = text == null ? "" : text.strip().toLowerCase(java.util.Locale.ROOT);
+        List<FaqEntry> matching = all.stream()
+            .filter(e -> category == null || category.isBlank() || category.equals(e.category()))
+            .filter(e -> needle.isEmpty() || contains(e, needle))
+            .toList();
+        int pages = Math.max(1, (matching.size() + size - 1) / size);
+        int p = Math.min(Math.max(0, page), pages - 1);
+        return new FaqPage(matching.subList(p * size, Math.min(matching.size(), (p + 1) * size)), matching.size(),
+            all.size(), p, pages);
+    }
+
+    /** The categories in use, for the filter. */
+    public List<String> faqCategories() {
+        return faqRepository.findAll().stream().map(FaqEntry::category).filter(c -> c != null && !c.isBlank())
+            .distinct().sorted().toList();
+    }
+
+    private static boolean contains(FaqEntry e, String needle) {
+        return lower(e.key()).contains(needle) || lower(e.question()).contains(needle) || lower(e.answer()).contains(needle)
+            || lower(e.category()).contains(needle)
+            || e.phrasings().stream().anyMatch(phrasing -> lower(phrasing).contains(needle));
+    }
+
+    private static String lower(String s) {
+        return s == null ? "" : s.toLowerCase(java.util.Locale.ROOT);
+    }
+
     public java.util.Optional<FaqEntry> faqEntry(String key) {
         return faq.find(key);
     }
