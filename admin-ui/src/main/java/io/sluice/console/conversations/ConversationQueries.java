@@ -81,8 +81,19 @@ public class ConversationQueries {
     public record SourceView(String kind, String id, String title, Float score) {
     }
 
+    /**
+     * One message of a transcript.
+     *
+     * @param question for an answer, the customer's message it answered (null for the customer's messages)
+     */
     public record Message(String role, String content, String tier, String intent, String priority, Integer latencyMs,
-            boolean cached, List<SourceView> sources, String feedback, OffsetDateTime at) {
+            boolean cached, List<SourceView> sources, String feedback, OffsetDateTime at, String question) {
+
+        /** The FAQ entry the answer came from, if any (the default for "save as a variant of"). */
+        public String faqKey() {
+            return sources.stream().filter(s -> "faq".equalsIgnoreCase(s.kind()) && s.id() != null)
+                .map(SourceView::id).findFirst().orElse(null);
+        }
     }
 
     /** Latest conversations matching the filter, newest first, {@code size} per page (page 0 first). */
@@ -171,15 +182,28 @@ public class ConversationQueries {
     }
 
     public List<Message> transcript(UUID conversationId) {
-        return jdbc.sql("""
+        List<Message> rows = jdbc.sql("""
                 SELECT role, content, tier, intent, priority, latency_ms, cached, sources::text AS sources, feedback, created_at
                 FROM conversation_message WHERE conversation_id = ? ORDER BY id""")
             .param(conversationId)
             .query((rs, n) -> new Message(rs.getString("role"), rs.getString("content"), rs.getString("tier"),
                 rs.getString("intent"), rs.getString("priority"), (Integer) rs.getObject("latency_ms"),
                 rs.getBoolean("cached"), sources(rs.getString("sources")), rs.getString("feedback"),
-                rs.getObject("created_at", OffsetDateTime.class)))
+                rs.getObject("created_at", OffsetDateTime.class), null))
             .list();
+        // pair each answer with the customer's message before it
+        List<Message> out = new ArrayList<>(rows.size());
+        String lastQuestion = null;
+        for (Message m : rows) {
+            if ("USER".equals(m.role())) {
+                lastQuestion = m.content();
+                out.add(m);
+            } else {
+                out.add(new Message(m.role(), m.content(), m.tier(), m.intent(), m.priority(), m.latencyMs(), m.cached(),
+                    m.sources(), m.feedback(), m.at(), lastQuestion));
+            }
+        }
+        return out;
     }
 
     static List<SourceView> sources(String json) {

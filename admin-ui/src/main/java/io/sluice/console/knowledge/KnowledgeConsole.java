@@ -215,6 +215,67 @@ public class KnowledgeConsole implements DisposableBean {
     }
 
     /**
+     * An annotation reply: an operator fixes an answer seen in a transcript and keeps it, in one step,
+     * either as a new FAQ entry (the customer's question, the corrected answer) or as a variant of an
+     * existing entry (the question becomes one of its phrasings; its answer is replaced only when asked).
+     * Audited as {@code faq.annotate} with the conversation it came from, besides the entry's own change.
+     *
+     * @throws IllegalArgumentException with a message for people; nothing changes then
+     */
+    public FaqEntry annotate(String actor, String conversation, String question, String answer, String key,
+            boolean asVariant, boolean replaceAnswer) {
+        String q = question == null ? "" : question.strip();
+        String a = answer == null ? "" : answer.strip();
+        if (q.isEmpty()) {
+            throw new IllegalArgumentException("the customer's question is empty");
+        }
+        FaqEntry saved;
+        if (asVariant) {
+            FaqEntry existing = faq.find(key == null ? "" : key.strip())
+                .orElseThrow(() -> new IllegalArgumentException("no FAQ entry with that key"));
+            List<String> phrasings = new java.util.ArrayList<>(existing.phrasings());
+            if (!existing.question().equals(q) && !phrasings.contains(q)) {
+                phrasings.add(q);
+            }
+            if (replaceAnswer && a.isEmpty()) {
+                throw new IllegalArgumentException("the corrected answer is empty");
+            }
+            saved = saveFaq(actor, form(existing, existing.question(), phrasings, replaceAnswer ? a : existing.answer()));
+        } else {
+            if (a.isEmpty()) {
+                throw new IllegalArgumentException("the corrected answer is empty");
+            }
+            Map<String, String> form = new java.util.HashMap<>();
+            form.put("key", key == null ? "" : key.strip());
+            form.put("question", q);
+            form.put("answer", a);
+            if (faq.find(form.get("key")).isPresent()) {
+                throw new IllegalArgumentException("an FAQ entry with that key exists: choose \"variant of\" or another key");
+            }
+            saved = saveFaq(actor, form);
+        }
+        audit.record(actor, "faq.annotate", saved.key(), "conversation " + conversation,
+            (asVariant ? "variant: " : "new entry: ") + abbreviate(q, 200));
+        return saved;
+    }
+
+    private static Map<String, String> form(FaqEntry e, String question, List<String> phrasings, String answer) {
+        Map<String, String> form = new java.util.HashMap<>();
+        form.put("key", e.key());
+        form.put("question", question);
+        form.put("phrasings", String.join("\n", phrasings));
+        form.put("answer", answer);
+        form.put("category", e.category() == null ? "" : e.category());
+        form.put("validFrom", e.validFrom() == null ? "" : e.validFrom().toString().substring(0, 10));
+        form.put("validUntil", e.validUntil() == null ? "" : e.validUntil().toString().substring(0, 10));
+        return form;
+    }
+
+    private static String abbreviate(String s, int max) {
+        return s.length() <= max ? s : s.substring(0, max) + "…";
+    }
+
+    /**
      * Creates or updates an entry (validated by the knowledge module; the snapshot is republished
      * when it is configured to publish on change).
      *
