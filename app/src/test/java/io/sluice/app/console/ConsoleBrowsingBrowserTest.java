@@ -180,6 +180,24 @@ class ConsoleBrowsingBrowserTest {
         Browser.screenshot(browser, "console-knowledge-faq-search");
     }
 
+    @Test
+    void aViewerSeesSettingsReadOnlyAndAPlainPageWhereTheRoleIsNotEnough() {
+        String viewer = "viewer-" + UUID.randomUUID().toString().substring(0, 8);
+        users.create(viewer, PASSWORD, ConsoleRole.VIEWER, false);
+        logIn(viewer);
+
+        browser.get(url("/console/users"));
+        assertThat(browser.findElement(By.tagName("h1")).getText()).isEqualTo("Not allowed");
+        assertThat(browser.getPageSource()).doesNotContain("Whitelabel");
+        Browser.screenshot(browser, "console-viewer-forbidden");
+
+        browser.get(url("/console/governance"));
+        assertThat(browser.findElement(By.id("threshold-L0")).isEnabled()).isFalse();
+        assertThat(browser.findElement(By.id("cache-thresholds-save")).isDisplayed())
+            .as("no button that looks as if it would act").isFalse();
+        Browser.screenshot(browser, "console-viewer-governance");
+    }
+
     /** A conversation of one question and one answer, as the chat records it. */
     private UUID conversation(String user, String question, String tier, String feedback) {
         UUID id = UUID.randomUUID();
