@@ -3,6 +3,8 @@ package io.sluice.console.dashboard;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.sluice.knowledge.sample.KnowledgeBootstrap;
+
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -13,10 +15,12 @@ class DashboardController {
 
     private final DashboardQueries queries;
     private final DashboardMetrics metrics;
+    private final KnowledgeBootstrap bootstrap;
 
-    DashboardController(DashboardQueries queries, DashboardMetrics metrics) {
+    DashboardController(DashboardQueries queries, DashboardMetrics metrics, KnowledgeBootstrap bootstrap) {
         this.queries = queries;
         this.metrics = metrics;
+        this.bootstrap = bootstrap;
     }
 
     @GetMapping("/console")
@@ -37,6 +41,7 @@ class DashboardController {
         model.addAttribute("level", queries.level());
         model.addAttribute("admissionQueue", queries.admissionQueue());
         model.addAttribute("admissionQueueByClass", queries.admissionQueueByClass());
+        model.addAttribute("knowledgeLoad", bootstrap.progress());
         return "dashboard :: stats";
     }
 

@@ -7,6 +7,7 @@ import java.util.Map;
 
 import io.sluice.batch.SluiceBatchProperties;
 import io.sluice.batch.jobs.JobControl;
+import io.sluice.batch.jobs.JobDescriptions;
 import io.sluice.batch.progress.JobProgress;
 import io.sluice.console.audit.AuditLog;
 
@@ -43,13 +44,48 @@ public class JobsConsole {
         public boolean restartable() {
             return "FAILED".equals(status) || "STOPPED".equals(status);
         }
+
+        /** How long the run took (or has taken so far), in words: "850 ms", "42 s", "3 min 5 s", "1 h 2 min". */
+        public String duration() {
+            if (startTime == null) {
+                return "";
+            }
+            OffsetDateTime end = endTime != null ? endTime : OffsetDateTime.now(java.time.ZoneOffset.UTC);
+            return words(java.time.Duration.between(startTime, end));
+        }
+
+        static String words(java.time.Duration d) {
+            if (d.isNegative()) {
+                return "";
+            }
+            if (d.toSeconds() < 1) {
+                return d.toMillis() + " ms";
+            }
+            if (d.toMinutes() < 1) {
+                return d.toSeconds() + " s";
+            }
+            if (d.toHours() < 1) {
+                return d.toMinutes() + " min " + d.toSecondsPart() + " s";
+            }
+            return d.toHours() + " h " + d.toMinutesPart() + " min";
+        }
     }
 
-    public record JobView(String name, String schedule, List<Run> runs) {
+    public record JobView(String name, String schedule, JobDescriptions.Description description, List<Run> runs) {
     }
 
     public List<JobView> jobs() {
-        return jobs.jobNames().stream().map(name -> new JobView(name, schedule(name), runs(name, 10))).toList();
+        return jobs.jobNames().stream()
+            .map(name -> new JobView(name, schedule(name), JobDescriptions.of(name), runs(name, 10)))
+            .toList();
+    }
+
+    /** One run by its execution id (the jobs page refreshes a live run's row with it). */
+    public java.util.Optional<Run> run(long executionId) {
+        return jdbc.sql(RUNS + " WHERE e.job_execution_id = ?")
+            .param(executionId)
+            .query(JobsConsole::run)
+            .optional();
     }
 
     private String schedule(String name) {
@@ -60,19 +96,24 @@ public class JobsConsole {
         return s.enabled() ? "cron " + s.cron() : "cron " + s.cron() + " (disabled)";
     }
 
+    private static final String RUNS = """
+        SELECT e.job_execution_id, e.status, e.exit_code, e.exit_message, e.start_time, e.end_time,
+               COALESCE((SELECT sum(s.write_count) FROM batch_step_execution s
+                         WHERE s.job_execution_id = e.job_execution_id), 0) AS written,
+               COALESCE((SELECT sum(s.process_skip_count + s.read_skip_count + s.write_skip_count)
+                         FROM batch_step_execution s WHERE s.job_execution_id = e.job_execution_id), 0) AS skipped
+        FROM batch_job_execution e JOIN batch_job_instance i ON i.job_instance_id = e.job_instance_id""";
+
     public List<Run> runs(String job, int limit) {
-        return jdbc.sql("""
-                SELECT e.job_execution_id, e.status, e.exit_code, e.exit_message, e.start_time, e.end_time,
-                       COALESCE((SELECT sum(s.write_count) FROM batch_step_execution s
-                                 WHERE s.job_execution_id = e.job_execution_id), 0) AS written,
-                       COALESCE((SELECT sum(s.process_skip_count + s.read_skip_count + s.write_skip_count)
-                                 FROM batch_step_execution s WHERE s.job_execution_id = e.job_execution_id), 0) AS skipped
-                FROM batch_job_execution e JOIN batch_job_instance i ON i.job_instance_id = e.job_instance_id
-                WHERE i.job_name = ? ORDER BY e.job_execution_id DESC LIMIT ?""")
+        return jdbc.sql(RUNS + " WHERE i.job_name = ? ORDER BY e.job_execution_id DESC LIMIT ?")
             .params(job, limit)
-            .query((rs, n) -> new Run(rs.getLong(1), rs.getString(2), rs.getString(3), abbreviate(rs.getString(4)),
-                offset(rs.getTimestamp(5)), offset(rs.getTimestamp(6)), rs.getLong(7), rs.getLong(8)))
+            .query(JobsConsole::run)
             .list();
+    }
+
+    private static Run run(java.sql.ResultSet rs, int n) throws java.sql.SQLException {
+        return new Run(rs.getLong(1), rs.getString(2), rs.getString(3), abbreviate(rs.getString(4)),
+            offset(rs.getTimestamp(5)), offset(rs.getTimestamp(6)), rs.getLong(7), rs.getLong(8));
     }
 
     public JobProgress progress(long executionId) {

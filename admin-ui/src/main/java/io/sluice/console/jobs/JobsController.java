@@ -35,6 +35,13 @@ class JobsController {
         return "jobs :: progress";
     }
 
+    /** One run's row; htmx refreshes a live run's whole row (status, progress, actions) until it ends. */
+    @GetMapping("/console/jobs/executions/{id}/row")
+    String row(@PathVariable long id, Model model) {
+        model.addAttribute("r", jobs.run(id).orElse(null));
+        return "jobs :: run-row";
+    }
+
     @PostMapping("/console/jobs/{job}/launch")
     String launch(@PathVariable String job, @RequestParam(required = false) String parameters, Principal actor,
             Model model, RedirectAttributes redirect) {

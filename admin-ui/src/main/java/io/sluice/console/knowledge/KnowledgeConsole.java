@@ -173,8 +173,106 @@ public class KnowledgeConsole implements DisposableBean {
         return faqRepository.findAll();
     }
 
+    /** A page of FAQ entries and how many match in all. */
+    public record FaqPage(List<FaqEntry> entries, int matching, int total, int page, int pages) {
+    }
+
+    /**
+     * The entries whose key, question, phrasings, answer or category contain {@code text} (case-insensitive;
+     * blank = all) and whose category is {@code category} (blank = any), {@code size} per page.
+     */
+    public FaqPage faqPage(String text, String category, int page, int size) {
+        List<FaqEntry> all = faqRepository.findAll();
+        String needle = text == null ? "" : text.strip().toLowerCase(java.util.Locale.ROOT);
+        List<FaqEntry> matching = all.stream()
+            .filter(e -> category == null || category.isBlank() || category.equals(e.category()))
+            .filter(e -> needle.isEmpty() || contains(e, needle))
+            .toList();
+        int pages = Math.max(1, (matching.size() + size - 1) / size);
+        int p = Math.min(Math.max(0, page), pages - 1);
+        return new FaqPage(matching.subList(p * size, Math.min(matching.size(), (p + 1) * size)), matching.size(),
+            all.size(), p, pages);
+    }
+
+    /** The categories in use, for the filter. */
+    public List<String> faqCategories() {
+        return faqRepository.findAll().stream().map(FaqEntry::category).filter(c -> c != null && !c.isBlank())
+            .distinct().sorted().toList();
+    }
+
+    private static boolean contains(FaqEntry e, String needle) {
+        return lower(e.key()).contains(needle) || lower(e.question()).contains(needle) || lower(e.answer()).contains(needle)
+            || lower(e.category()).contains(needle)
+            || e.phrasings().stream().anyMatch(phrasing -> lower(phrasing).contains(needle));
+    }
+
+    private static String lower(String s) {
+        return s == null ? "" : s.toLowerCase(java.util.Locale.ROOT);
+    }
+
     public java.util.Optional<FaqEntry> faqEntry(String key) {
         return faq.find(key);
+    }
+
+    /**
+     * An annotation reply: an operator fixes an answer seen in a transcript and keeps it, in one step,
+     * either as a new FAQ entry (the customer's question, the corrected answer) or as a variant of an
+     * existing entry (the question becomes one of its phrasings; its answer is replaced only when asked).
+     * Audited as {@code faq.annotate} with the conversation it came from, besides the entry's own change.
+     *
+     * @throws IllegalArgumentException with a message for people; nothing changes then
+     */
+    public FaqEntry annotate(String actor, String conversation, String question, String answer, String key,
+            boolean asVariant, boolean replaceAnswer) {
+        String q = question == null ? "" : question.strip();
+        String a = answer == null ? "" : answer.strip();
+        if (q.isEmpty()) {
+            throw new IllegalArgumentException("the customer's question is empty");
+        }
+        FaqEntry saved;
+        if (asVariant) {
+            FaqEntry existing = faq.find(key == null ? "" : key.strip())
+                .orElseThrow(() -> new IllegalArgumentException("no FAQ entry with that key"));
+            List<String> phrasings = new java.util.ArrayList<>(existing.phrasings());
+            if (!existing.question().equals(q) && !phrasings.contains(q)) {
+                phrasings.add(q);
+            }
+            if (replaceAnswer && a.isEmpty()) {
+                throw new IllegalArgumentException("the corrected answer is empty");
+            }
+            saved = saveFaq(actor, form(existing, existing.question(), phrasings, replaceAnswer ? a : existing.answer()));
+        } else {
+            if (a.isEmpty()) {
+                throw new IllegalArgumentException("the corrected answer is empty");
+            }
+            Map<String, String> form = new java.util.HashMap<>();
+            form.put("key", key == null ? "" : key.strip());
+            form.put("question", q);
+            form.put("answer", a);
+            if (faq.find(form.get("key")).isPresent()) {
+                throw new IllegalArgumentException("an FAQ entry with that key exists: choose \"variant of\" or another key");
+            }
+            saved = saveFaq(actor, form);
+        }
+        audit.record(actor, "faq.annotate", saved.key(), "conversation " + conversation,
+            (asVariant ? "variant: " : "new entry: ") + abbreviate(q, 200));
+        return saved;
+    }
+
+    private static Map<String, String> form(FaqEntry e, String question, List<String> phrasings, String answer) {
+        Map<String, String> form = new java.util.HashMap<>();
+        form.put("key", e.key());
+        form.put("question", question);
+        form.put("phrasings", String.join("\n", phrasings));
+        form.put("answer", answer);
+        form.put("category", e.category() == null ? "" : e.category());
+        form.put("validFrom", e.validFrom() == null ? "" : e.validFrom().toString().substring(0, 10));
+        form.put("validUntil", e.validUntil() == null ? "" : e.validUntil().toString().substring(0, 10));
+        return form;
+    }
+
+    private static String abbreviate(String s, int max) {
+        return s.length() <= max ? s : s.substring(0, max) + "…";
     }
 
     /**

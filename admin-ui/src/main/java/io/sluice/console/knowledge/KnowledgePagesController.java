@@ -71,9 +71,15 @@ class KnowledgePagesController {
         return "redirect:/console/knowledge/documents";
     }
 
+    static final int FAQ_PAGE_SIZE = 25;
+
     @GetMapping("/console/knowledge/faq")
-    String faq(@RequestParam(required = false) String edit, Model model) {
-        model.addAttribute("entries", knowledge.faqEntries());
+    String faq(@RequestParam(required = false) String edit, @RequestParam(name = "q", required = false) String query,
+            @RequestParam(required = false) String category, @RequestParam(defaultValue = "0") int page, Model model) {
+        model.addAttribute("q", query);
+        model.addAttribute("category", category);
+        model.addAttribute("categories", knowledge.faqCategories());
+        model.addAttribute("faqPage", knowledge.faqPage(query, category, page, FAQ_PAGE_SIZE));
         if (!model.containsAttribute("form")) {
             model.addAttribute("form", edit == null ? Map.of() : knowledge.faqEntry(edit).map(e -> Map.of(
                 "key", e.key(), "question", e.question(), "phrasings", String.join("\n", e.phrasings()),
@@ -91,10 +97,12 @@ class KnowledgePagesController {
         try {
             var saved = knowledge.saveFaq(actor.getName(), form);
             redirect.addFlashAttribute("notice", "FAQ entry '" + saved.key() + "' saved and published.");
+            // show the saved entry, wherever it falls in the pages
+            redirect.addAttribute("q", saved.key());
         } catch (IllegalArgumentException | IngestException e) {
             model.addAttribute("error", "Not saved: " + e.getMessage());
             model.addAttribute("form", form);
-            return faq(null, model);
+            return faq(null, null, null, 0, model);
         }
         return "redirect:/console/knowledge/faq";
     }

@@ -4,6 +4,7 @@ import javax.sql.DataSource;
 
 import io.sluice.app.runtime.DatabaseConfiguration.DatabaseMode;
 import io.sluice.knowledge.faq.FaqIndex;
+import io.sluice.knowledge.sample.KnowledgeBootstrap;
 
 import org.redisson.api.RedissonClient;
 import org.springframework.boot.health.contributor.Health;
@@ -39,6 +40,23 @@ public class TierHealthConfiguration {
             return documents < 0
                 ? Health.down().withDetail("faqIndex", "unreadable").build()
                 : Health.up().withDetail("faqDocuments", documents).build();
+        };
+    }
+
+    /**
+     * The start-up knowledge work (first start: the sample knowledge base loads in the background after
+     * "ready", FAQ first): its stage and progress. Up while loading: the FAQ tier answers what is loaded.
+     */
+    @Bean
+    HealthIndicator knowledgeHealthIndicator(KnowledgeBootstrap bootstrap, FaqIndex faqIndex) {
+        return () -> {
+            KnowledgeBootstrap.Progress p = bootstrap.progress();
+            Health.Builder health = Health.up().withDetail("state", p.state()).withDetail("stage", p.stage());
+            if (p.total() > 0) {
+                health.withDetail("done", p.done()).withDetail("total", p.total())
+                    .withDetail("percent", Math.round(100.0 * p.done() / p.total()));
+            }
+            return health.withDetail("faqEntries", Math.max(0, faqIndex.size())).build();
         };
     }
 

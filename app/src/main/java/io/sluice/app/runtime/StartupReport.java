@@ -34,6 +34,11 @@ class StartupReport {
               Chat API : POST {}/api/v1/chat
               Console  : {}/console
               Health   : {}/actuator/health  (management port, loopback by default)
-            """, mode.embedded() ? "embedded" : "external", base, base, management);
+              Knowledge: {}
+            """, mode.embedded() ? "embedded" : "external", base, base, management,
+            env.getProperty("sluice.knowledge.sample.load-on-first-start", Boolean.class, true)
+                ? "on a first start the sample knowledge base loads in the background (FAQ first, then documents);"
+                    + " progress in this log and on the console dashboard"
+                : "sample loading is off (sluice.knowledge.sample.load-on-first-start=false)");
     }
 }

@@ -284,11 +284,16 @@ class ConsoleOperationsBrowserTest {
         await().atMost(Duration.ofSeconds(10)).ignoreExceptions().untilAsserted(() ->
             assertThat(browser.findElements(By.cssSelector(".job-progress progress"))).isNotEmpty());
         Browser.screenshot(browser, "console-jobs-running");
+        // the run's row refreshes itself: no reload, and no Stop button once it has ended
         await().atMost(Duration.ofSeconds(90)).ignoreExceptions().untilAsserted(() -> {
-            WebElement progress = browser.findElement(By.cssSelector(".job-progress"));
-            assertThat(progress.getAttribute("data-status")).isEqualTo("COMPLETED");
-            assertThat(progress.getAttribute("data-percent")).isEqualTo("100");
+            WebElement row = browser.findElement(By.cssSelector("#job-work-queue-drain tbody tr"));
+            assertThat(row.getAttribute("data-status")).isEqualTo("COMPLETED");
+            assertThat(row.getText()).contains("48 written").doesNotContain("UNKNOWN");
+            assertThat(row.findElements(By.xpath(".//button[text()='Stop']"))).isEmpty();
+            assertThat(row.findElement(By.className("run-duration")).getText()).matches("\\d+ (ms|s)|\\d+ min \\d+ s");
         });
+        assertThat(browser.findElement(By.cssSelector("#job-work-queue-drain .job-description")).getText())
+            .contains("work queue");
         Browser.screenshot(browser, "console-jobs-completed");
         assertThat(workQueue.depth(queue).getOrDefault(WorkState.DONE, 0L)).isEqualTo(48L);
         assertThat(audit.latest(50)).anySatisfy(entry -> {

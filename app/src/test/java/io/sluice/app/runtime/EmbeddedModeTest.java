@@ -43,6 +43,9 @@ class EmbeddedModeTest {
             assertThat(health.get("status").asText()).isEqualTo("UP");
             assertThat(health.at("/components/vectorTier/details/engine").asText()).isEqualTo("lucene-knn");
             assertThat(health.at("/components/llm/details/configured").asBoolean()).isFalse();
+            assertThat(health.at("/components/knowledge/details/state").asText())
+                .as("the first start's sample load shows its progress").isIn("waiting", "running", "ready");
+            assertThat(health.at("/components/knowledge/details/faqEntries").asInt()).isPositive();
         }
         assertThat(Files.exists(dataDir.resolve("postgres/PG_VERSION"))).isTrue();
 

@@ -14,7 +14,8 @@ import org.openqa.selenium.chrome.ChromeOptions;
 
 /**
  * Real headless Chromium (Debian's chromium + chromium-driver; scripts/test.sh installs them) for
- * console tests. Screenshots land in app/target/screenshots as test artifacts.
+ * console tests, at 1366×768 (the smallest laptop screen the console is made for). Screenshots land in
+ * app/target/screenshots as test artifacts.
  */
 public final class Browser {
 
@@ -35,7 +36,7 @@ public final class Browser {
             options.setBinary(CHROMIUM.toFile());
             options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                 "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
-                "--disable-sync", "--window-size=1360,900",
+                "--disable-sync", "--window-size=1366,768",
                 "--user-data-dir=" + Files.createTempDirectory("sluice-chromium"));
             ChromeDriverService service = new ChromeDriverService.Builder()
                 .usingDriverExecutable(CHROMEDRIVER.toFile())

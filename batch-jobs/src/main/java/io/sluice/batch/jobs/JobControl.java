@@ -71,12 +71,28 @@ public class JobControl {
 
     /** Starts a new run of the job with the given parameters; returns at once. */
     public JobExecution launch(String jobName, Map<String, String> parameters) {
+        return launch(jobName, parameters, false);
+    }
+
+    /**
+     * Starts a scheduled run of a per-instance job (such as the drain every minute); logged at debug
+     * only, so an idle platform's log stays quiet. The console's job list shows every run.
+     */
+    public JobExecution launchScheduled(String jobName) {
+        return launch(jobName, Map.of(), true);
+    }
+
+    private JobExecution launch(String jobName, Map<String, String> parameters, boolean scheduled) {
         Job job = job(jobName);
         JobParameters jobParameters = parameters(jobName, parameters == null ? Map.of() : parameters);
         try {
             JobExecution execution = operator.start(job, jobParameters);
-            log.info("launched {} execution {} with {}", jobName, execution.getId(),
-                io.sluice.web.text.SafeText.forLog(String.valueOf(parameters)));
+            if (scheduled) {
+                log.debug("launched scheduled {} execution {}", jobName, execution.getId());
+            } else {
+                log.info("launched {} execution {} with {}", jobName, execution.getId(),
+                    io.sluice.web.text.SafeText.forLog(String.valueOf(parameters)));
+            }
             return execution;
         } catch (Exception e) {
             throw new JobControlException(JobControlException.Kind.CONFLICT,

@@ -76,11 +76,25 @@ public final class RedisGuard {
     }
 
     private void markDown(Throwable e) {
+        if (interrupted(e)) {
+            // the calling thread was interrupted (shutdown, a cancelled call): Redis itself is fine
+            Thread.currentThread().interrupt();
+            return;
+        }
         if (!down) {
             log.warn("redis unreachable ({}): using per-instance shares for {} ms", e.getMessage(), recheckNanos / 1_000_000);
         }
         down = true;
         downUntil = System.nanoTime() + recheckNanos;
+    }
+
+    private static boolean interrupted(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof InterruptedException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Whether the last Redis operation failed (and the recheck time has not passed). */

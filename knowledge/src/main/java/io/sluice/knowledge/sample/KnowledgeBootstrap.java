@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 
 import io.sluice.knowledge.faq.FaqService;
 import io.sluice.knowledge.faq.FaqSnapshotService;
@@ -19,9 +20,24 @@ import org.slf4j.LoggerFactory;
  * Start-up work that must not delay the application: bring the local index in line with the
  * database when it is empty, and load the sample knowledge base on first start (FAQ first, so the
  * FAQ tier answers early, then the policy documents). Progress is logged and readable through
- * {@link #status()}.
+ * {@link #progress()} (the health endpoint shows it).
  */
 public class KnowledgeBootstrap implements AutoCloseable {
+
+    /**
+     * Where the start-up work is.
+     *
+     * @param state {@code waiting} (not started), {@code running}, {@code ready} or {@code failed}
+     * @param stage what it is doing, in words
+     * @param done  items of the stage done so far
+     * @param total items of the stage (0 when unknown)
+     */
+    public record Progress(String state, String stage, int done, int total) {
+
+        static Progress running(String stage, int done, int total) {
+            return new Progress("running", stage, done, total);
+        }
+    }
 
     private static final Logger log = LoggerFactory.getLogger(KnowledgeBootstrap.class);
 
@@ -37,7 +53,7 @@ public class KnowledgeBootstrap implements AutoCloseable {
         t.setPriority(Thread.MIN_PRIORITY);
         return t;
     });
-    private volatile String status = "not started";
+    private volatile Progress progress = new Progress("waiting", "not started", 0, 0);
 
     public KnowledgeBootstrap(KnowledgeRepository documents, LuceneIndex index, IngestionService ingestion,
             FaqService faq, FaqSnapshotService snapshots, boolean loadSample) {
@@ -53,40 +69,62 @@ public class KnowledgeBootstrap implements AutoCloseable {
         worker.submit(this::run);
     }
 
+    public Progress progress() {
+        return progress;
+    }
+
+    /** The progress in words (for logs and the console). */
     public String status() {
-        return status;
+        Progress p = progress;
+        return switch (p.state()) {
+            case "running" -> p.stage() + (p.total() > 0 ? ": " + p.done() + "/" + p.total() : "");
+            case "failed" -> "failed: " + p.stage();
+            default -> p.state();
+        };
     }
 
     void run() {
+        long started = System.nanoTime();
         try {
             if (index.size() == 0 && documents.countChunks() > 0) {
-                status = "rebuilding the local index from the database";
+                progress = Progress.running("rebuilding the local index from the database", 0, 0);
                 int n = ingestion.rebuildIndexFromDatabase((job, stage, done, total) ->
-                    status = "rebuilding the local index: " + done + "/" + total);
+                    progress = Progress.running("rebuilding the local index from the database", done, total));
                 log.info("local knowledge index rebuilt from the database: {} chunks", n);
             }
             if (loadSample) {
-                loadSample();
+                loadSample(started);
             }
-            status = "ready";
+            progress = new Progress("ready", "ready", 0, 0);
         } catch (RuntimeException e) {
-            status = "failed: " + e.getMessage();
+            if (Thread.currentThread().isInterrupted() || worker.isShutdown()) {
+                progress = new Progress("failed", "stopped by shutdown", 0, 0);
+                log.debug("knowledge bootstrap stopped by shutdown: {}", e.toString());
+                return;
+            }
+            progress = new Progress("failed", e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage(), 0, 0);
             log.warn("knowledge bootstrap stopped: {}", e.toString());
         }
     }
 
     /** Loads what is missing of the sample; a first start loads all of it. */
     void loadSample() {
+        loadSample(System.nanoTime());
+    }
+
+    private void loadSample(long started) {
         List<DocumentRequest> docs = SampleKnowledgeBase.documents();
         Set<String> present = Set.copyOf(documents.list(SampleKnowledgeBase.DOCUMENT_PREFIX, 10_000).stream()
             .map(KnowledgeRepository.DocumentRow::externalId).toList());
         if (present.size() >= docs.size()) {
             return;
         }
+        log.info("loading the sample knowledge base in the background (FAQ first, then {} documents); "
+            + "progress: GET /actuator/health, component knowledge", docs.size() - present.size());
         if (present.isEmpty()) {
-            status = "loading sample FAQ";
+            progress = Progress.running("loading sample FAQ", 0, 0);
             faq.saveAll(SampleKnowledgeBase.faq(), true, (job, stage, done, total) ->
-                status = "loading sample FAQ: " + stage + " " + done + "/" + total);
+                progress = Progress.running("loading sample FAQ: " + stage, done, total));
             log.info("sample FAQ loaded; snapshot v{} has {} entries", snapshots.current().version(),
                 snapshots.current().size());
         }
@@ -98,13 +136,25 @@ public class KnowledgeBootstrap implements AutoCloseable {
             if (!present.contains(doc.externalId())) {
                 ingestion.ingest(doc);
             }
-            status = "loading sample documents: " + (++done) + "/" + docs.size();
+            progress = Progress.running("loading sample documents", ++done, docs.size());
+            if (done % Math.max(1, docs.size() / 4) == 0 && done < docs.size()) {
+                log.info("sample knowledge base: {} of {} documents loaded", done, docs.size());
+            }
         }
-        log.info("sample knowledge base loaded: {} documents", docs.size());
+        log.info("sample knowledge base loaded: {} FAQ entries, {} documents, in {} s", snapshots.current().size(),
+            docs.size(), TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started));
     }
 
+    /** Stops the start-up work and waits briefly for it, so it never outlives the database it writes to. */
     @Override
     public void close() {
         worker.shutdownNow();
+        try {
+            if (!worker.awaitTermination(10, TimeUnit.SECONDS)) {
+                log.debug("knowledge bootstrap still busy at shutdown");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

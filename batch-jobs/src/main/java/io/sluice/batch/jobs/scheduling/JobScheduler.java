@@ -87,7 +87,7 @@ public class JobScheduler implements SmartLifecycle {
                 log.debug("job {}: still running here, tick skipped", name);
                 return;
             }
-            jobs.launch(name, Map.of());
+            jobs.launchScheduled(name);
         } catch (JobControlException e) {
             // another instance launched this occurrence of a cluster-wide job first
             log.info("job {}: not launched here: {}", name, e.getMessage());
