@@ -13,7 +13,9 @@ import com.openai.client.OpenAIClient;
 import com.openai.client.okhttp.OpenAIOkHttpClient;
 import com.openai.core.http.HttpResponseFor;
 import com.openai.core.http.StreamResponse;
+import com.openai.errors.InternalServerException;
 import com.openai.errors.NotFoundException;
+import com.openai.errors.RateLimitException;
 import com.openai.errors.SseException;
 import com.openai.errors.UnauthorizedException;
 import com.openai.models.chat.completions.ChatCompletion;
@@ -56,6 +58,7 @@ class OpenAiFrontDoorTest {
         TestServices.isolated(registry, RUN);
         registry.add("sluice.llm.base-url", MOCK::baseUrl);
         registry.add("sluice.degradation.auto", () -> "false");
+        registry.add("sluice.gateway.lanes.interactive.budget", () -> "2s"); // a hung provider costs 2 s, not 6
     }
 
     @AfterAll
@@ -159,17 +162,73 @@ class OpenAiFrontDoorTest {
     }
 
     @Test
-    void atLevelL3TheFrontDoorAnswersFromTheFaqWithoutCallingTheProvider() {
+    void atLevelL3AClientThatOptedInGetsTheFaqAnswerWithoutCallingTheProvider() {
         degradation.pin(DegradationLevel.L3, "test", "front door at L3");
         long requests = MOCK.counters().requests();
 
         HttpResponseFor<ChatCompletion> response = openai.chat().completions().withRawResponse()
-            .create(ask("primary", "退款多久到账"));
+            .create(ask("primary", "退款多久到账").toBuilder().putAdditionalHeader("X-Sluice-Allow-Degraded", "true").build());
 
         assertThat(response.parse().choices().get(0).message().content()).isPresent();
         assertThat(response.headers().values("X-Sluice-Tier")).containsExactly("F1");
         assertThat(response.headers().values("X-Sluice-Level")).containsExactly("L3");
         assertThat(MOCK.counters().requests()).isEqualTo(requests);
+    }
+
+    @Test
+    void atLevelL3AGenericClientGetsA503WithRetryAfterNotACannedAnswer() {
+        degradation.pin(DegradationLevel.L3, "test", "front door at L3");
+
+        assertThatThrownBy(() -> openai.chat().completions().create(ask("primary", "退款多久到账")))
+            .isInstanceOfSatisfying(InternalServerException.class, e -> {
+                assertThat(e.statusCode()).isEqualTo(503);
+                assertThat(e.headers().values("Retry-After")).isNotEmpty();
+                assertThat(e.headers().values("X-Sluice-Tier")).containsExactly("F0");
+                assertThat(e.getMessage()).contains("degraded");
+            });
+    }
+
+    @Test
+    void aHungProviderWithoutOptInIsAGatewayTimeoutErrorNeverA200() {
+        MOCK.scenario(Scenario.healthy().withHang(true));
+
+        assertThatThrownBy(() -> openai.chat().completions().create(ask("primary", "How long does a refund take?")))
+            .isInstanceOfSatisfying(InternalServerException.class, e -> {
+                assertThat(e.statusCode()).isIn(503, 504);
+                assertThat(e.getMessage()).contains("time budget");
+            });
+        assertThatThrownBy(() -> {
+            try (StreamResponse<ChatCompletionChunk> stream = openai.chat().completions()
+                    .createStreaming(ask("primary", "How long does a refund take?"))) {
+                stream.stream().forEach(c -> { });
+            }
+        }).as("a stream that never started is an error status too").isInstanceOfSatisfying(InternalServerException.class,
+            e -> assertThat(e.statusCode()).isIn(503, 504));
+        await().atMost(Duration.ofSeconds(10)).until(() -> permits.inUse("interactive") == 0);
+    }
+
+    @Test
+    void aHungProviderWithOptInGetsTheDegradedAnswerAndItsTier() {
+        MOCK.scenario(Scenario.healthy().withHang(true));
+
+        HttpResponseFor<ChatCompletion> response = openai.chat().completions().withRawResponse()
+            .create(ask("primary", "退款多久到账").toBuilder().putAdditionalHeader("X-Sluice-Allow-Degraded", "true").build());
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.headers().values("X-Sluice-Tier")).containsExactly("F1");
+    }
+
+    @Test
+    void aRateLimitedProviderIsA429WithRetryAfter() {
+        MOCK.scenario(Scenario.healthy().withRateLimited(1.0, 1));
+
+        assertThatThrownBy(() -> openai.chat().completions().create(ask("primary", "How long does a refund take?")))
+            .isInstanceOfSatisfying(RateLimitException.class,
+                e -> assertThat(e.headers().values("Retry-After")).isNotEmpty());
+        MOCK.scenario(Scenario.healthy());
+        // the shared cool-down (Retry-After 1 s) ends: the next tests start with a provider that answers
+        await().atMost(Duration.ofSeconds(10)).ignoreExceptions()
+            .until(() -> openai.chat().completions().create(ask("primary", "hi")).choices().size() == 1);
     }
 
     @Test
@@ -181,7 +240,8 @@ class OpenAiFrontDoorTest {
         OpenAIClient stranger = OpenAIOkHttpClient.builder().apiKey("sk-sluice-wrong")
             .baseUrl("http://127.0.0.1:" + port + "/v1").maxRetries(0).build();
         try {
-            assertThatThrownBy(() -> stranger.models().list()).isInstanceOf(UnauthorizedException.class);
+            assertThatThrownBy(() -> stranger.models().list()).isInstanceOf(UnauthorizedException.class)
+                .as("the SDK reads OpenAI's error shape").hasMessageContaining("not valid");
         } finally {
             stranger.close();
         }

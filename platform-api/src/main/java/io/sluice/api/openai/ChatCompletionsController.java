@@ -38,6 +38,7 @@ import io.sluice.governance.gateway.LlmStream;
 import io.sluice.governance.gateway.LlmStreamListener;
 import io.sluice.governance.tier.FidelityTier;
 
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -60,10 +61,11 @@ import tools.jackson.databind.ObjectMapper;
  * {@code model} names a configured gateway route; every call takes the same path as the chat API's
  * LLM calls: the client's user token bucket and the global limiter, then {@link LlmGateway} on the
  * INTERACTIVE lane (cluster permits, budget, retries, breaker, fallback chain), capped by the
- * degradation level's max_tokens. When the LLM cannot answer (level L3, saturated, degraded, no
- * provider) the answer is the F1 FAQ answer to the last user message, still a 200 in OpenAI form.
- * {@code X-Sluice-Tier} (F4 = the requested model, F3 = its fallback model, F1 = FAQ) and
- * {@code X-Sluice-Level} say which.
+ * degradation level's max_tokens. When the LLM cannot answer (level L3, saturated, timed out, failed,
+ * no provider) the client gets an OpenAI-shaped error it can act on (429/503/504, Retry-After where it
+ * applies — {@link OpenAiFailure}), unless it opted in to degraded answers ({@link DegradedOptIn}): then
+ * the F1 FAQ answer to the last user message comes back in OpenAI form. {@code X-Sluice-Tier} (F4 = the
+ * requested model, F3 = its fallback model, F1 = FAQ, F0 = refused) and {@code X-Sluice-Level} say which.
  */
 @RestController
 public class ChatCompletionsController {
@@ -109,7 +111,8 @@ public class ChatCompletionsController {
 
     @PostMapping(path = "/v1/chat/completions", consumes = MediaType.APPLICATION_JSON_VALUE)
     public ResponseEntity<?> completions(@RequestAttribute(ApiClient.ATTRIBUTE) ApiClient client,
-            @RequestBody JsonNode body, HttpServletResponse servletResponse) throws IOException {
+            @RequestBody JsonNode body, HttpServletRequest servletRequest, HttpServletResponse servletResponse)
+            throws IOException {
         String model = body.path("model").asString("");
         if (model.isBlank()) {
             return OpenAiError.invalid("model", "model is required");
@@ -166,15 +169,33 @@ public class ChatCompletionsController {
         LlmGateway llm = gateway();
         boolean llmAllowed = llm != null && llm.available()
             && knobs.highestTier().ordinal() <= FidelityTier.F2.ordinal();
+        boolean degradedOk = DegradedOptIn.requested(servletRequest, false);
+        if (!llmAllowed && !degradedOk) {
+            OpenAiFailure failure = llm == null || !llm.available()
+                ? OpenAiFailure.of(new LlmOutcome.Degraded(LlmOutcome.Reason.NOT_CONFIGURED, "no provider"))
+                : OpenAiFailure.levelTooLow(level.name());
+            return refused(failure, level);
+        }
         LlmRequest request = new LlmRequest(Lane.INTERACTIVE, model, messages, maxTokens, null);
         // an opaque, unique-enough id as OpenAI's are; not a secret, so no SecureRandom (one JVM-wide lock)
         ThreadLocalRandom random = ThreadLocalRandom.current();
         String id = "chatcmpl-" + new UUID(random.nextLong(), random.nextLong()).toString().replace("-", "");
         if (body.path("stream").asBoolean(false)) {
-            stream(id, model, level, llmAllowed ? llm : null, request, lastUser, servletResponse);
-            return null; // written above
+            return stream(id, model, level, llmAllowed ? llm : null, request, lastUser, degradedOk, servletResponse);
         }
-        Completion completion = llmAllowed ? call(llm, request, lastUser) : f1(lastUser);
+        Completion completion;
+        if (llmAllowed) {
+            LlmOutcome outcome = llm.call(request);
+            if (!(outcome instanceof LlmOutcome.Answered) && !degradedOk) {
+                return refused(OpenAiFailure.of(outcome), level);
+            }
+            completion = outcome instanceof LlmOutcome.Answered a
+                ? new Completion(a.text(), a.fallbackModel() ? FidelityTier.F3 : FidelityTier.F4, a.promptTokens(),
+                    a.completionTokens())
+                : f1(lastUser);
+        } else {
+            completion = f1(lastUser);
+        }
         count(completion.tier(), false);
         Map<String, Object> usage = new LinkedHashMap<>();
         usage.put("prompt_tokens", completion.promptTokens());
@@ -212,13 +233,12 @@ public class ChatCompletionsController {
         return null;
     }
 
-    private Completion call(LlmGateway llm, LlmRequest request, String lastUser) {
-        LlmOutcome outcome = llm.call(request);
-        if (outcome instanceof LlmOutcome.Answered a) {
-            return new Completion(a.text(), a.fallbackModel() ? FidelityTier.F3 : FidelityTier.F4, a.promptTokens(),
-                a.completionTokens());
-        }
-        return f1(lastUser);
+    /** An error the client can act on; the tier header says no tier answered (F0). */
+    private ResponseEntity<Object> refused(OpenAiFailure failure, DegradationLevel level) {
+        count(FidelityTier.F0, false);
+        ResponseEntity<Object> response = failure.response();
+        return ResponseEntity.status(response.getStatusCode()).headers(response.getHeaders())
+            .header(TIER_HEADER, FidelityTier.F0.name()).header(LEVEL_HEADER, level.name()).body(response.getBody());
     }
 
     private Completion f1(String lastUser) {
@@ -255,8 +275,8 @@ public class ChatCompletionsController {
      * Starts the gateway stream and waits for its first event before answering, so the headers can
      * name the tier: a stream that fails before its first token becomes an F1 answer in one chunk.
      */
-    private void stream(String id, String model, DegradationLevel level, LlmGateway llm,
-            LlmRequest request, String lastUser, HttpServletResponse response) throws IOException {
+    private ResponseEntity<?> stream(String id, String model, DegradationLevel level, LlmGateway llm,
+            LlmRequest request, String lastUser, boolean degradedOk, HttpServletResponse response) throws IOException {
         BlockingQueue<Event> events = new LinkedBlockingQueue<>();
         LlmStream running = null;
         Event first = null;
@@ -283,6 +303,12 @@ public class ChatCompletionsController {
             || (first instanceof Event.Done d && d.outcome() instanceof LlmOutcome.Answered);
         if (!llmStreams && running != null) {
             running.cancel();
+        }
+        if (!llmStreams && !degradedOk) {
+            // nothing was sent yet, so the client still gets a status it can act on
+            LlmOutcome outcome = first instanceof Event.Done done ? done.outcome()
+                : new LlmOutcome.Degraded(LlmOutcome.Reason.TIMEOUT, "no first token in time");
+            return refused(OpenAiFailure.of(outcome), level);
         }
         FidelityTier tier = llmStreams ? FidelityTier.F4 : FidelityTier.F1;
         count(tier, true);
@@ -313,12 +339,13 @@ public class ChatCompletionsController {
                         // tokens already went out, so the tier cannot change any more: say the answer is
                         // broken, as OpenAI does mid-stream (an error object, no [DONE]); SDKs raise it
                         streamError(output, event == null ? "the answer stream timed out" : "the provider's stream broke");
-                        return;
+                        return null;
                     }
                     chunk(output, id, model, Map.of(), "stop");
                 }
                 output.write("data: [DONE]\n\n".getBytes(StandardCharsets.UTF_8));
                 output.flush();
+                return null; // written above
             } finally {
                 if (stream != null) {
                     stream.cancel(); // idempotent: frees the permit at once if the client went away
