@@ -20,18 +20,18 @@ import org.springframework.context.annotation.Configuration;
  * route fails start-up with a message naming it.
  */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties(GatewayProperties.class)
+@EnableConfigurationProperties({GatewayProperties.class, io.sluice.governance.provider.LlmProperties.class})
 public class GatewayConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(GatewayConfiguration.class);
 
     @Bean(destroyMethod = "close")
-    GatewayAssembly gatewayAssembly(GatewayProperties properties, PermitProperties permits, RedissonClient redisson,
-            ObjectProvider<MeterRegistry> registry) {
-        GatewayAssembly assembly = GatewayAssembly.assemble(properties, permits, redisson,
+    GatewayAssembly gatewayAssembly(GatewayProperties properties, io.sluice.governance.provider.LlmProperties llm,
+            PermitProperties permits, RedissonClient redisson, ObjectProvider<MeterRegistry> registry) {
+        GatewayAssembly assembly = GatewayAssembly.assemble(properties, llm, permits, redisson,
             registry.getIfAvailable(() -> Metrics.globalRegistry));
         if (assembly.gateway().available()) {
-            log.info("llm gateway: provider at {}", properties.baseUrl().replaceAll("//[^@/]*@", "//***@"));
+            assembly.providers().members().forEach(p -> log.info("llm gateway: provider {}", p.endpoint()));
         } else {
             log.info("llm gateway: no provider configured; LLM tiers are off and answers come without an LLM");
         }

@@ -43,6 +43,22 @@ public final class GatewayMetrics {
         Gauge.builder(name, state, value).register(registry);
     }
 
+    /** {@code sluice.gateway.provider.inflight|low|breaker{provider}}. */
+    public void providerGauges(io.sluice.governance.provider.ProviderPool.Member member) {
+        Gauge.builder("sluice.gateway.provider.inflight", member, m -> m.inFlight()).tag("provider", member.name())
+            .register(registry);
+        Gauge.builder("sluice.gateway.provider.low", member, m -> m.low() ? 1 : 0).tag("provider", member.name())
+            .description("1 while the provider's remaining quota is below its shift threshold").register(registry);
+        Gauge.builder("sluice.gateway.provider.breaker", member, m -> m.breaker().state().ordinal())
+            .tag("provider", member.name()).description("0 closed, 1 open, 2 half-open").register(registry);
+    }
+
+    /** {@code sluice.gateway.provider.calls{provider,outcome}}: ok, rate_limited, timeout, failed, invalid_request. */
+    public void providerCall(String provider, String outcome) {
+        Counter.builder("sluice.gateway.provider.calls").tag("provider", provider).tag("outcome", outcome)
+            .register(registry).increment();
+    }
+
     public void started(Lane lane) {
         inFlight.get(lane).incrementAndGet();
     }

@@ -31,7 +31,9 @@ import io.sluice.governance.degradation.LevelKnobs;
 import io.sluice.governance.gateway.GatewayProperties;
 import io.sluice.governance.gateway.Lane;
 import io.sluice.governance.gateway.LlmGateway;
+import io.sluice.governance.gateway.LlmChoice;
 import io.sluice.governance.gateway.LlmMessage;
+import io.sluice.governance.gateway.LlmParameters;
 import io.sluice.governance.gateway.LlmOutcome;
 import io.sluice.governance.gateway.LlmRequest;
 import io.sluice.governance.gateway.LlmStream;
@@ -72,6 +74,8 @@ public class ChatCompletionsController {
 
     static final String TIER_HEADER = "X-Sluice-Tier";
     static final String LEVEL_HEADER = "X-Sluice-Level";
+    /** The configured provider that answered (failover shows here). */
+    static final String PROVIDER_HEADER = "X-Sluice-Provider";
     private static final int MAX_MESSAGES = 100;
 
     private final ObjectProvider<LlmGateway> gateway;
@@ -85,6 +89,7 @@ public class ChatCompletionsController {
     private final MeterRegistry meters;
     private final Map<String, Counter> completions = new ConcurrentHashMap<>();
     private volatile LlmGateway resolvedGateway;
+    private final io.sluice.governance.route.ModelRoutes routes;
 
     public ChatCompletionsController(ObjectProvider<LlmGateway> gateway, GatewayProperties gatewayProperties,
             DegradationControl degradation, AnsweringStep faq, UserTokenBucket buckets, GlobalLimiter global,
@@ -98,15 +103,30 @@ public class ChatCompletionsController {
         this.chat = chat;
         this.json = json;
         this.meters = meters;
+        this.routes = io.sluice.governance.gateway.GatewayAssembly.routes(gatewayProperties);
     }
 
     @GetMapping(path = "/v1/models", produces = MediaType.APPLICATION_JSON_VALUE)
     public Map<String, Object> models() {
         List<Map<String, Object>> data = new ArrayList<>();
-        for (String route : gatewayProperties.models().keySet()) {
-            data.add(Map.of("id", route, "object", "model", "created", 0, "owned_by", "sluice"));
+        for (String name : routes.names().keySet()) {
+            data.add(modelObject(name));
         }
         return Map.of("object", "list", "data", data);
+    }
+
+    /** One model: a route key, an alias or a model name of a route. */
+    @GetMapping(path = "/v1/models/{id}", produces = MediaType.APPLICATION_JSON_VALUE)
+    public ResponseEntity<?> model(@org.springframework.web.bind.annotation.PathVariable("id") String id) {
+        if (routes.resolveName(id) == null) {
+            return OpenAiError.of(HttpStatus.NOT_FOUND, "invalid_request_error", "model_not_found", "model",
+                "The model does not exist; GET /v1/models lists the models this gateway serves", null);
+        }
+        return ResponseEntity.ok(modelObject(id));
+    }
+
+    private static Map<String, Object> modelObject(String id) {
+        return Map.of("id", id, "object", "model", "created", 0, "owned_by", "sluice");
     }
 
     @PostMapping(path = "/v1/chat/completions", consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -117,9 +137,11 @@ public class ChatCompletionsController {
         if (model.isBlank()) {
             return OpenAiError.invalid("model", "model is required");
         }
-        if (!gatewayProperties.models().containsKey(model)) {
+        String route = routes.resolveName(model);
+        if (route == null) {
             return OpenAiError.of(HttpStatus.NOT_FOUND, "invalid_request_error", "model_not_found", "model",
-                "The model '" + model + "' does not exist; GET /v1/models lists the configured routes", null);
+                "The model '" + io.sluice.web.text.SafeText.forLog(model) + "' does not exist; GET /v1/models lists "
+                    + "the models this gateway serves", null);
         }
         List<LlmMessage> messages = new ArrayList<>();
         String lastUser = null;
@@ -132,14 +154,24 @@ public class ChatCompletionsController {
                 case "system", "developer" -> LlmMessage.Role.SYSTEM;
                 case "user" -> LlmMessage.Role.USER;
                 case "assistant" -> LlmMessage.Role.ASSISTANT;
+                case "tool" -> LlmMessage.Role.TOOL;
                 default -> null;
             };
             String content = content(m.path("content"));
-            if (role == null || content == null) {
-                return OpenAiError.invalid("messages", "each message needs a role (system, developer, user, assistant) "
-                    + "and text content");
+            JsonNode toolCalls = m.path("tool_calls").isArray() && !m.path("tool_calls").isEmpty() ? m.path("tool_calls") : null;
+            String toolCallId = m.path("tool_call_id").isString() ? m.path("tool_call_id").asString() : null;
+            if (content == null && role == LlmMessage.Role.ASSISTANT && toolCalls != null) {
+                content = ""; // an assistant turn that only called tools
             }
-            messages.add(new LlmMessage(role, content));
+            if (role == null || content == null) {
+                return OpenAiError.invalid("messages", "each message needs a role (system, developer, user, assistant, "
+                    + "tool) and text content");
+            }
+            if (role == LlmMessage.Role.TOOL && toolCallId == null) {
+                return OpenAiError.invalid("messages", "a tool message needs the tool_call_id it answers");
+            }
+            messages.add(new LlmMessage(role, content, toolCalls, toolCallId,
+                m.path("name").isString() ? m.path("name").asString() : null));
             if (role == LlmMessage.Role.USER) {
                 lastUser = content;
             }
@@ -176,22 +208,35 @@ public class ChatCompletionsController {
                 : OpenAiFailure.levelTooLow(level.name());
             return refused(failure, level);
         }
-        LlmRequest request = new LlmRequest(Lane.INTERACTIVE, model, messages, maxTokens, null);
+        Map<String, JsonNode> passed = new LinkedHashMap<>();
+        for (String name : LlmParameters.PASS_THROUGH) {
+            if (body.has(name) && !body.get(name).isNull()) {
+                passed.put(name, body.get(name));
+            }
+        }
+        if (body.has(LlmParameters.MAX_COMPLETION_TOKENS)) {
+            passed.put(LlmParameters.MAX_COMPLETION_TOKENS, body.get(LlmParameters.MAX_COMPLETION_TOKENS));
+        }
+        LlmParameters parameters = new LlmParameters(passed);
+        boolean includeUsage = body.path("stream_options").path("include_usage").asBoolean(false);
+        LlmRequest request = new LlmRequest(Lane.INTERACTIVE, route, messages, maxTokens, null, null, parameters);
         // an opaque, unique-enough id as OpenAI's are; not a secret, so no SecureRandom (one JVM-wide lock)
         ThreadLocalRandom random = ThreadLocalRandom.current();
         String id = "chatcmpl-" + new UUID(random.nextLong(), random.nextLong()).toString().replace("-", "");
         if (body.path("stream").asBoolean(false)) {
-            return stream(id, model, level, llmAllowed ? llm : null, request, lastUser, degradedOk, servletResponse);
+            return stream(id, model, level, llmAllowed ? llm : null, request, lastUser, degradedOk, includeUsage,
+                servletResponse);
         }
         Completion completion;
         if (llmAllowed) {
             LlmOutcome outcome = llm.call(request);
-            if (!(outcome instanceof LlmOutcome.Answered) && !degradedOk) {
+            boolean badRequest = outcome instanceof LlmOutcome.Degraded d && d.reason() == LlmOutcome.Reason.INVALID_REQUEST;
+            if (!(outcome instanceof LlmOutcome.Answered) && (!degradedOk || badRequest)) {
                 return refused(OpenAiFailure.of(outcome), level);
             }
             completion = outcome instanceof LlmOutcome.Answered a
                 ? new Completion(a.text(), a.fallbackModel() ? FidelityTier.F3 : FidelityTier.F4, a.promptTokens(),
-                    a.completionTokens())
+                    a.completionTokens(), a.choices(), a.provider())
                 : f1(lastUser);
         } else {
             completion = f1(lastUser);
@@ -206,14 +251,35 @@ public class ChatCompletionsController {
         response.put("object", "chat.completion");
         response.put("created", System.currentTimeMillis() / 1000);
         response.put("model", model);
-        response.put("choices", List.of(Map.of("index", 0, "finish_reason", "stop",
-            "message", Map.of("role", "assistant", "content", completion.text()))));
+        List<Map<String, Object>> choices = new ArrayList<>();
+        for (LlmChoice c : completion.choices()) {
+            Map<String, Object> message = new LinkedHashMap<>();
+            message.put("role", "assistant");
+            message.put("content", c.toolCalls() != null && c.text().isEmpty() ? null : c.text());
+            if (c.toolCalls() != null) {
+                message.put("tool_calls", c.toolCalls());
+            }
+            Map<String, Object> choice = new LinkedHashMap<>();
+            choice.put("index", c.index());
+            choice.put("message", message);
+            choice.put("finish_reason", c.finishReason() == null ? "stop" : c.finishReason());
+            choices.add(choice);
+        }
+        response.put("choices", choices);
         response.put("usage", usage);
-        return ResponseEntity.ok().header(TIER_HEADER, completion.tier().name()).header(LEVEL_HEADER, level.name())
-            .contentType(MediaType.APPLICATION_JSON).body(response);
+        ResponseEntity.BodyBuilder ok = ResponseEntity.ok().header(TIER_HEADER, completion.tier().name())
+            .header(LEVEL_HEADER, level.name());
+        if (completion.provider() != null) {
+            ok.header(PROVIDER_HEADER, completion.provider());
+        }
+        return ok.contentType(MediaType.APPLICATION_JSON).body(response);
     }
 
-    private record Completion(String text, FidelityTier tier, int promptTokens, int completionTokens) {
+    private record Completion(String text, FidelityTier tier, int promptTokens, int completionTokens,
+            List<LlmChoice> choices, String provider) {
+        Completion {
+            choices = choices == null ? List.of(new LlmChoice(0, text, null, "stop")) : choices;
+        }
     }
 
     /** Text of a message: a string, or the text parts of a content array. */
@@ -243,7 +309,7 @@ public class ChatCompletionsController {
 
     private Completion f1(String lastUser) {
         Answer answer = faq.answer(lastUser);
-        return new Completion(answer.text(), FidelityTier.F1, 0, 0);
+        return new Completion(answer.text(), FidelityTier.F1, 0, 0, null, null);
     }
 
     /** The gateway bean, looked up once it exists rather than resolved on every request. */
@@ -267,6 +333,9 @@ public class ChatCompletionsController {
         record Token(String text) implements Event {
         }
 
+        record ToolCalls(JsonNode delta) implements Event {
+        }
+
         record Done(LlmOutcome outcome) implements Event {
         }
     }
@@ -276,7 +345,8 @@ public class ChatCompletionsController {
      * name the tier: a stream that fails before its first token becomes an F1 answer in one chunk.
      */
     private ResponseEntity<?> stream(String id, String model, DegradationLevel level, LlmGateway llm,
-            LlmRequest request, String lastUser, boolean degradedOk, HttpServletResponse response) throws IOException {
+            LlmRequest request, String lastUser, boolean degradedOk, boolean includeUsage, HttpServletResponse response)
+            throws IOException {
         BlockingQueue<Event> events = new LinkedBlockingQueue<>();
         LlmStream running = null;
         Event first = null;
@@ -285,6 +355,11 @@ public class ChatCompletionsController {
                 @Override
                 public void onToken(String token) {
                     events.add(new Event.Token(token));
+                }
+
+                @Override
+                public void onToolCalls(JsonNode delta) {
+                    events.add(new Event.ToolCalls(delta));
                 }
 
                 @Override
@@ -299,7 +374,7 @@ public class ChatCompletionsController {
             });
             first = poll(events, chat.streamTimeout());
         }
-        boolean llmStreams = first instanceof Event.Token
+        boolean llmStreams = first instanceof Event.Token || first instanceof Event.ToolCalls
             || (first instanceof Event.Done d && d.outcome() instanceof LlmOutcome.Answered);
         if (!llmStreams && running != null) {
             running.cancel();
@@ -330,8 +405,12 @@ public class ChatCompletionsController {
                 } else {
                     Event event = head;
                     long deadline = System.nanoTime() + chat.streamTimeout().toNanos();
-                    while (event instanceof Event.Token token) {
-                        chunk(output, id, model, Map.of("content", token.text()), null);
+                    while (event instanceof Event.Token || event instanceof Event.ToolCalls) {
+                        if (event instanceof Event.Token token) {
+                            chunk(output, id, model, Map.of("content", token.text()), null);
+                        } else {
+                            chunk(output, id, model, Map.of("tool_calls", ((Event.ToolCalls) event).delta()), null);
+                        }
                         event = poll(events, Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
                     }
                     boolean complete = event instanceof Event.Done done && done.outcome() instanceof LlmOutcome.Answered;
@@ -341,7 +420,11 @@ public class ChatCompletionsController {
                         streamError(output, event == null ? "the answer stream timed out" : "the provider's stream broke");
                         return null;
                     }
-                    chunk(output, id, model, Map.of(), "stop");
+                    LlmOutcome.Answered answered = (LlmOutcome.Answered) ((Event.Done) event).outcome();
+                    chunk(output, id, model, Map.of(), answered.finishReason());
+                    if (includeUsage) {
+                        usageChunk(output, id, model, answered.promptTokens(), answered.completionTokens());
+                    }
                 }
                 output.write("data: [DONE]\n\n".getBytes(StandardCharsets.UTF_8));
                 output.flush();
@@ -370,6 +453,20 @@ public class ChatCompletionsController {
         error.put("param", null);
         error.put("code", "stream_broken");
         output.write(("data: " + json.writeValueAsString(Map.of("error", error)) + "\n\n").getBytes(StandardCharsets.UTF_8));
+        output.flush();
+    }
+
+    /** The last chunk when the client asked for {@code stream_options.include_usage}: no choices, the usage. */
+    private void usageChunk(OutputStream output, String id, String model, int prompt, int completion) throws IOException {
+        Map<String, Object> chunk = new LinkedHashMap<>();
+        chunk.put("id", id);
+        chunk.put("object", "chat.completion.chunk");
+        chunk.put("created", System.currentTimeMillis() / 1000);
+        chunk.put("model", model);
+        chunk.put("choices", List.of());
+        chunk.put("usage", Map.of("prompt_tokens", prompt, "completion_tokens", completion, "total_tokens",
+            prompt + completion));
+        output.write(("data: " + json.writeValueAsString(chunk) + "\n\n").getBytes(StandardCharsets.UTF_8));
         output.flush();
     }
 

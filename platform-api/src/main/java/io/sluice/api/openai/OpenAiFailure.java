@@ -48,6 +48,8 @@ public record OpenAiFailure(HttpStatus status, String type, String code, String 
                 "The providers of this model are failing; the breaker is open", Duration.ofSeconds(5));
             case NOT_CONFIGURED -> new OpenAiFailure(HttpStatus.SERVICE_UNAVAILABLE, "server_error", "no_provider",
                 "No LLM provider is configured", null);
+            case INVALID_REQUEST -> new OpenAiFailure(HttpStatus.BAD_REQUEST, "invalid_request_error", "invalid_request",
+                "The provider refused the request: " + d.detail(), null);
             case PROVIDER_ERROR, UNPARSABLE -> new OpenAiFailure(HttpStatus.SERVICE_UNAVAILABLE, "server_error",
                 "provider_error", "The providers of this model failed to answer", DEFAULT_RETRY);
         };
