@@ -299,7 +299,9 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
                     settleThenSync(provider, target, admitted, result);
                     provider.observe(result.rateLimit());
                     if (result instanceof ProviderResult.Answered answered) {
-                        String problem = request.check().problem(answered.text());
+                        // a model that answers with tool calls has no text to check
+                        String problem = answered.choices().get(0).toolCalls() != null ? null
+                            : request.check().problem(answered.text());
                         metrics.tokens(lane.lane(), model, answered.promptTokens(), answered.completionTokens());
                         if (problem == null) {
                             pass.success();
