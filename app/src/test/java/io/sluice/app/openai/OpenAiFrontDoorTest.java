@@ -232,6 +232,70 @@ class OpenAiFrontDoorTest {
     }
 
     @Test
+    void everyParameterReachesTheProviderAndToolCallsFinishReasonAndUsageComeBack() {
+        ChatCompletionCreateParams params = ChatCompletionCreateParams.builder().model("gpt-4o-mini")
+            .addUserMessage("Where is my order 42?").temperature(0.2).topP(0.9).seed(7L).n(2L).user("customer-1")
+            .presencePenalty(0.1).frequencyPenalty(0.2).maxCompletionTokens(64L)
+            .stopOfStrings(List.of("END"))
+            .responseFormat(com.openai.models.ResponseFormatJsonObject.builder().build())
+            .addTool(com.openai.models.chat.completions.ChatCompletionFunctionTool.builder()
+                .function(com.openai.models.FunctionDefinition.builder().name("lookup_order").build()).build())
+            .build();
+
+        ChatCompletion completion = openai.chat().completions().create(params);
+
+        var sent = MOCK.lastRequest();
+        assertThat(sent.path("temperature").asDouble()).isEqualTo(0.2);
+        assertThat(sent.path("top_p").asDouble()).isEqualTo(0.9);
+        assertThat(sent.path("seed").asInt()).isEqualTo(7);
+        assertThat(sent.path("n").asInt()).isEqualTo(2);
+        assertThat(sent.path("user").asString()).isEqualTo("customer-1");
+        assertThat(sent.path("presence_penalty").asDouble()).isEqualTo(0.1);
+        assertThat(sent.path("frequency_penalty").asDouble()).isEqualTo(0.2);
+        assertThat(sent.path("max_completion_tokens").asInt()).isEqualTo(64);
+        assertThat(sent.path("stop").path(0).asString()).isEqualTo("END");
+        assertThat(sent.path("response_format").path("type").asString()).isEqualTo("json_object");
+        assertThat(sent.path("tools").path(0).path("function").path("name").asString()).isEqualTo("lookup_order");
+        assertThat(sent.path("model").asString()).as("the real model name was accepted").isEqualTo("gpt-4o-mini");
+        assertThat(completion.choices()).hasSize(2);
+        assertThat(completion.choices().get(0).finishReason()).hasToString("tool_calls");
+        String callId = completion.choices().get(0).message().toolCalls().orElseThrow().get(0).asFunction().id();
+        assertThat(completion.usage()).isPresent();
+
+        // the tool's result goes back as a role "tool" message: no 400, and the model answers with text
+        ChatCompletion answer = openai.chat().completions().create(ChatCompletionCreateParams.builder().model("primary")
+            .addUserMessage("Where is my order 42?")
+            .addMessage(completion.choices().get(0).message())
+            .addMessage(com.openai.models.chat.completions.ChatCompletionToolMessageParam.builder()
+                .toolCallId(callId).content("{\"status\":\"shipped\"}").build())
+            .addTool(com.openai.models.chat.completions.ChatCompletionFunctionTool.builder()
+                .function(com.openai.models.FunctionDefinition.builder().name("lookup_order").build()).build())
+            .maxCompletionTokens(4L).build());
+
+        assertThat(MOCK.lastRequest().path("messages").path(2).path("role").asString()).isEqualTo("tool");
+        assertThat(MOCK.lastRequest().path("messages").path(2).path("tool_call_id").asString()).isEqualTo(callId);
+        assertThat(MOCK.lastRequest().path("messages").path(1).path("tool_calls").path(0).path("id").asString())
+            .isEqualTo(callId);
+        assertThat(answer.choices().get(0).finishReason()).as("max 4 tokens cut the 16-token answer").hasToString("length");
+    }
+
+    @Test
+    void aStreamWithIncludeUsageEndsWithAUsageChunk() {
+        List<ChatCompletionChunk> chunks = new ArrayList<>();
+        try (StreamResponse<ChatCompletionChunk> stream = openai.chat().completions().createStreaming(
+                ask("primary", "退款多久到账？").toBuilder()
+                    .streamOptions(com.openai.models.chat.completions.ChatCompletionStreamOptions.builder()
+                        .includeUsage(true).build()).build())) {
+            stream.stream().forEach(chunks::add);
+        }
+
+        ChatCompletionChunk last = chunks.get(chunks.size() - 1);
+        assertThat(last.choices()).isEmpty();
+        assertThat(last.usage()).isPresent();
+        assertThat(last.usage().get().completionTokens()).isEqualTo(16);
+    }
+
+    @Test
     void anUnknownModelIsANotFoundErrorTheSdkUnderstandsAndABadKeyIsUnauthorized() {
         assertThatThrownBy(() -> openai.chat().completions().create(ask("no-such-model", "hi")))
             .isInstanceOf(NotFoundException.class)

@@ -98,7 +98,7 @@ public final class GatewayAssembly implements AutoCloseable {
     /** Assembles a gateway talking to the short form's one provider ({@code sluice.gateway.base-url}). */
     public static GatewayAssembly assemble(GatewayProperties properties, PermitProperties permitProperties,
             RedissonClient redisson, MeterRegistry registry) {
-        return assemble(properties, new LlmProperties(null, List.of(), null), permitProperties, redisson, registry);
+        return assemble(properties, new LlmProperties(null, List.of()), permitProperties, redisson, registry);
     }
 
     /**

@@ -4,8 +4,6 @@ import java.time.Duration;
 import java.util.List;
 
 import jakarta.validation.Valid;
-import jakarta.validation.constraints.DecimalMax;
-import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
@@ -19,15 +17,13 @@ import org.springframework.validation.annotation.Validated;
  *
  * @param baseUrl    the short form's OpenAI-compatible base URL (blank = none)
  * @param providers  named providers; routes ({@code sluice.gateway.models.*.targets}) point at them
- * @param routeShift how a level's route change moves traffic (gradually)
  */
 @Validated
 @ConfigurationProperties("sluice.llm")
-public record LlmProperties(String baseUrl, List<@Valid Provider> providers, @Valid RouteShift routeShift) {
+public record LlmProperties(String baseUrl, List<@Valid Provider> providers) {
 
     public LlmProperties {
         providers = providers == null ? List.of() : List.copyOf(providers);
-        routeShift = routeShift == null ? RouteShift.DEFAULTS : routeShift;
     }
 
     /**
@@ -66,15 +62,5 @@ public record LlmProperties(String baseUrl, List<@Valid Provider> providers, @Va
     }
 
     public record ShiftBelow(@Min(0) long requests, @Min(0) long tokens) {
-    }
-
-    /**
-     * @param step      share of the traffic that moves per interval (0.2 = 20 %)
-     * @param every     interval of a step towards a degraded level's route
-     * @param backEvery interval of a step back to the normal route (slower)
-     */
-    public record RouteShift(@DecimalMin("0.01") @DecimalMax("1") double step, @NotNull Duration every,
-            @NotNull Duration backEvery) {
-        public static final RouteShift DEFAULTS = new RouteShift(0.2, Duration.ofSeconds(15), Duration.ofSeconds(45));
     }
 }

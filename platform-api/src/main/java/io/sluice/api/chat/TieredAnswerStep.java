@@ -191,7 +191,9 @@ public final class TieredAnswerStep implements ChatStep {
         addHistory(ctx, messages, properties.historyTurns());
         messages.add(LlmMessage.user(ctx.message()));
         int maxTokens = knobs == null ? properties.fastMaxTokens() : Math.min(properties.fastMaxTokens(), knobs.maxTokens());
-        String route = properties.fastRoute() == null || properties.fastRoute().isBlank() ? null : properties.fastRoute();
+        // blank fast-route = the level's model route (light at L2), not the lane default (primary)
+        String route = properties.fastRoute() != null && !properties.fastRoute().isBlank() ? properties.fastRoute()
+            : knobs == null ? null : knobs.modelRoute();
         return new Attempt(FidelityTier.F2, request(route, messages, maxTokens, budget), faqAnswer.sources());
     }
 

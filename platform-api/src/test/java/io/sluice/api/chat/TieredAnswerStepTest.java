@@ -17,6 +17,7 @@ import io.sluice.governance.degradation.DegradationProperties;
 import io.sluice.governance.degradation.LevelKnobs;
 import io.sluice.governance.gateway.Lane;
 import io.sluice.governance.gateway.LlmOutcome;
+import io.sluice.governance.gateway.LlmRequest;
 import io.sluice.governance.tier.FidelityTier;
 import io.sluice.knowledge.chain.Freshness;
 import io.sluice.knowledge.chain.Passage;
@@ -117,6 +118,16 @@ class TieredAnswerStepTest {
         assertThat(ctx.answer().sources()).isEqualTo(FAQ.sources());
         assertThat(askedTopK).isEmpty();
         assertThat(gateway.calls.get(0).maxTokens()).isEqualTo(256);
+        assertThat(gateway.calls.get(0).route()).as("the route actually called at L2: the level's light route")
+            .isEqualTo("light");
+    }
+
+    @Test
+    void theRouteCalledPerLevelIsTheLevelsModelRoute() {
+        answer(DegradationLevel.L0);
+        answer(DegradationLevel.L1);
+
+        assertThat(gateway.calls).extracting(LlmRequest::route).containsOnly("primary");
     }
 
     @Test
