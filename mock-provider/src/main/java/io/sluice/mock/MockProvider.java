@@ -73,6 +73,7 @@ public final class MockProvider implements AutoCloseable {
         });
         server.setExecutor(executor);
         server.createContext("/v1/chat/completions", this::chat);
+        server.createContext("/v1/embeddings", this::embeddings);
         server.createContext("/_mock/scenario", this::scenarioEndpoint);
         server.createContext("/_mock/counters", exchange -> respond(exchange, 200, JSON.writeValueAsBytes(counters()), "application/json"));
         server.createContext("/_mock/reset", exchange -> {
@@ -270,6 +271,66 @@ public final class MockProvider implements AutoCloseable {
             leave();
             LEAVE.remove();
         }
+    }
+
+    /**
+     * {@code POST /v1/embeddings}: one deterministic 8-dimensional unit vector per input (from its
+     * characters), usage = prompt tokens as for chat; the scenario's error rate, 429s and failing models apply.
+     */
+    private void embeddings(HttpExchange exchange) throws IOException {
+        requests.incrementAndGet();
+        Scenario s = scenario.get();
+        SplittableRandom random = new SplittableRandom(s.seed() * 0x9E3779B97F4A7C15L + sequence.incrementAndGet());
+        JsonNode body;
+        try (InputStream in = exchange.getRequestBody()) {
+            body = JSON.readTree(in);
+        } catch (RuntimeException e) {
+            respond(exchange, 400, error("request body is not JSON"), "application/json");
+            return;
+        }
+        lastRequest.set(body);
+        if (random.nextDouble() < s.rateLimitRate()) {
+            rateLimited(exchange, s, "rate limit reached", s.retryAfterSeconds(), 0);
+            return;
+        }
+        String model = body.path("model").asString("mock-embedding");
+        if (s.failingModels().contains(model) || random.nextDouble() < s.errorRate()) {
+            errors.incrementAndGet();
+            respond(exchange, 500, error("mock failure 500"), "application/json");
+            return;
+        }
+        JsonNode input = body.path("input");
+        List<String> texts = new ArrayList<>();
+        if (input.isString()) {
+            texts.add(input.asString());
+        } else {
+            input.forEach(i -> texts.add(i.asString("")));
+        }
+        List<Map<String, Object>> data = new ArrayList<>();
+        int chars = 0;
+        for (int i = 0; i < texts.size(); i++) {
+            String text = texts.get(i);
+            chars += text.length();
+            double[] v = new double[8];
+            for (int c = 0; c < text.length(); c++) {
+                v[c % 8] += text.charAt(c) % 31 + 1;
+            }
+            double norm = Math.sqrt(java.util.Arrays.stream(v).map(x -> x * x).sum());
+            List<Double> vector = new ArrayList<>();
+            for (double x : v) {
+                vector.add(norm == 0 ? 0 : x / norm);
+            }
+            data.add(Map.of("object", "embedding", "index", i, "embedding", vector));
+        }
+        int prompt = (chars + 3) / 4;
+        promptTokens.addAndGet(prompt);
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("object", "list");
+        answer.put("data", data);
+        answer.put("model", model);
+        answer.put("usage", Map.of("prompt_tokens", prompt, "total_tokens", prompt));
+        served.incrementAndGet();
+        respond(exchange, 200, JSON.writeValueAsBytes(answer), "application/json");
     }
 
     private static final ThreadLocal<Runnable> LEAVE = new ThreadLocal<>();

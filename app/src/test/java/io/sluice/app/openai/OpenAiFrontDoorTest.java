@@ -25,6 +25,9 @@ import com.openai.models.models.Model;
 
 import io.sluice.api.auth.ApiKeys;
 import io.sluice.api.auth.ClientTier;
+import io.sluice.api.openai.keys.KeyBudgets;
+import io.sluice.api.openai.keys.KeyPolicy;
+import io.sluice.api.openai.keys.RequestLog;
 import io.sluice.app.support.TestServices;
 import io.sluice.governance.degradation.DegradationControl;
 import io.sluice.governance.degradation.DegradationLevel;
@@ -77,6 +80,12 @@ class OpenAiFrontDoorTest {
 
     @Autowired
     ClusterPermits permits;
+
+    @Autowired
+    KeyBudgets keyBudgets;
+
+    @Autowired
+    RequestLog requestLog;
 
     OpenAIClient openai;
 
@@ -293,6 +302,41 @@ class OpenAiFrontDoorTest {
         assertThat(last.choices()).isEmpty();
         assertThat(last.usage()).isPresent();
         assertThat(last.usage().get().completionTokens()).isEqualTo(16);
+    }
+
+    @Test
+    void aKeyOverItsDailyTokenBudgetGets429WithTheBudgetTypeAndItsSpendMatchesTheMock() {
+        var issued = apiKeys.create("budget-" + UUID.randomUUID(), ClientTier.VIP);
+        keyBudgets.setPolicy(issued.client().id(), new KeyPolicy(List.of("primary"), 100L, null, null, null, false));
+        OpenAIClient limited = OpenAIOkHttpClient.builder().apiKey(issued.key()).baseUrl("http://127.0.0.1:" + port + "/v1")
+            .maxRetries(0).build();
+        try {
+            long tokensBefore = MOCK.counters().tokens();
+            int answered = 0;
+            RateLimitException refusal = null;
+            for (int i = 0; i < 20 && refusal == null; i++) {
+                try {
+                    limited.chat().completions().create(ask("primary", "How long does a refund take?"));
+                    answered++;
+                } catch (RateLimitException e) {
+                    refusal = e;
+                }
+            }
+
+            assertThat(answered).as("answers until the 100-token budget is spent").isBetween(1, 10);
+            assertThat(refusal).isNotNull();
+            assertThat(refusal.getMessage()).contains("daily token budget");
+            assertThat(refusal.code()).contains("budget_exceeded");
+            assertThat(refusal.headers().values("Retry-After")).isNotEmpty();
+            assertThat(keyBudgets.spent(issued.client().id())[0].tokens()).as("spend = what the mock counted")
+                .isEqualTo(MOCK.counters().tokens() - tokensBefore);
+            assertThatThrownBy(() -> limited.chat().completions().create(ask("light", "hi")))
+                .as("a model outside the key's scope").isInstanceOf(com.openai.errors.PermissionDeniedException.class);
+            assertThat(requestLog.find(new RequestLog.Filter(issued.client().id(), null, null, 429, null, null), 10))
+                .as("the refusal is in the request log").isNotEmpty();
+        } finally {
+            limited.close();
+        }
     }
 
     @Test

@@ -169,6 +169,25 @@ public final class GatewayAssembly implements AutoCloseable {
         return gateway;
     }
 
+    /**
+     * Turns on the embedding lane: {@code route} must be a configured route and {@code sluice.permits.lanes.embedding}
+     * must exist (its permits and wait bound). Refused with a message when either is missing.
+     */
+    public GatewayAssembly withEmbeddings(String route, Duration budget, PermitProperties permitProperties) {
+        if (!(gateway instanceof GovernedLlmGateway governed)) {
+            return this;
+        }
+        PermitProperties.Lane lane = permitProperties.lanes().get(GovernedLlmGateway.EMBEDDING_LANE);
+        if (lane == null) {
+            throw new IllegalArgumentException("the embedding lane needs sluice.permits.lanes.embedding");
+        }
+        if (!governed.routes().contains(route)) {
+            throw new ModelRoutes.InvalidRouteException("sluice.gateway.embeddings.route: unknown model '" + route + "'");
+        }
+        governed.embeddingLane(new GovernedLlmGateway.EmbeddingLane(route, budget, lane.maxWait()));
+        return this;
+    }
+
     public ClusterPermits permits() {
         return permits;
     }

@@ -27,9 +27,15 @@ public class GatewayConfiguration {
 
     @Bean(destroyMethod = "close")
     GatewayAssembly gatewayAssembly(GatewayProperties properties, io.sluice.governance.provider.LlmProperties llm,
-            PermitProperties permits, RedissonClient redisson, ObjectProvider<MeterRegistry> registry) {
+            PermitProperties permits, RedissonClient redisson, ObjectProvider<MeterRegistry> registry,
+            org.springframework.core.env.Environment environment) {
         GatewayAssembly assembly = GatewayAssembly.assemble(properties, llm, permits, redisson,
             registry.getIfAvailable(() -> Metrics.globalRegistry));
+        String embeddingRoute = environment.getProperty("sluice.gateway.embeddings.route", "");
+        if (!embeddingRoute.isBlank()) {
+            assembly.withEmbeddings(embeddingRoute, environment.getProperty("sluice.gateway.embeddings.budget",
+                java.time.Duration.class, java.time.Duration.ofSeconds(10)), permits);
+        }
         if (assembly.gateway().available()) {
             assembly.providers().members().forEach(p -> log.info("llm gateway: provider {}", p.endpoint()));
         } else {

@@ -732,6 +732,95 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
         }
     }
 
+    /** The embedding lane: its route, budget and permit wait (null = not configured). */
+    public record EmbeddingLane(String route, Duration budget, Duration permitWait) {
+    }
+
+    /** Embedding permits are the lane key {@value #EMBEDDING_LANE} of the cluster permits. */
+    public static final String EMBEDDING_LANE = "embedding";
+
+    private volatile EmbeddingLane embeddingLane;
+
+    void embeddingLane(EmbeddingLane lane) {
+        this.embeddingLane = lane;
+    }
+
+    @Override
+    public EmbeddingOutcome embed(EmbeddingRequest request) {
+        EmbeddingLane lane = embeddingLane;
+        if (lane == null) {
+            return new EmbeddingOutcome.Refused(new LlmOutcome.Degraded(Reason.NOT_CONFIGURED,
+                "the embedding lane is not configured (sluice.gateway.embeddings, sluice.permits.lanes.embedding)"));
+        }
+        Deadline deadline = Deadline.after(request.budget() != null ? request.budget() : lane.budget());
+        Optional<PermitLease> permit = permits.tryAcquire(EMBEDDING_LANE, deadline.cap(lane.permitWait()));
+        if (permit.isEmpty()) {
+            return new EmbeddingOutcome.Refused(new LlmOutcome.Saturated(Lane.INTERACTIVE, null, "no embedding permit in time"));
+        }
+        long chars = request.inputs().stream().mapToLong(String::length).sum();
+        long estimate = Math.max(1, chars / 4 + request.inputs().size());
+        LlmOutcome last = new LlmOutcome.Degraded(Reason.PROVIDER_ERROR, "no embedding target could be tried");
+        try (PermitLease ignored = permit.get()) {
+            for (String route : routes.chain(request.route() != null ? request.route() : lane.route())) {
+                List<ModelRoutes.Target> order = TargetOrder.order(routes.targets(route), providers::get);
+                for (int t = 0; t < order.size(); t++) {
+                    if (deadline.expired()) {
+                        return new EmbeddingOutcome.Refused(new LlmOutcome.Degraded(Reason.TIMEOUT,
+                            "the embedding budget ran out"));
+                    }
+                    ModelRoutes.Target target = order.get(t);
+                    ProviderPool.Member provider = providers.get(target.provider());
+                    if (!provider.breaker().tryAcquire()) {
+                        last = new LlmOutcome.Degraded(Reason.BREAKER_OPEN, "breaker open for provider " + provider.name());
+                        continue;
+                    }
+                    Admission admission = provider.tokens().reserve(target.key(), estimate);
+                    if (!(admission instanceof Admission.Admitted admitted)) {
+                        provider.breaker().onIgnored();
+                        last = new LlmOutcome.Saturated(Lane.INTERACTIVE, admission instanceof Admission.CoolingDown c
+                            ? c.remaining() : ((Admission.Refused) admission).retryIn(), "embedding target rate-limited");
+                        continue;
+                    }
+                    Duration left = deadline.remaining();
+                    Duration timeout = t < order.size() - 1 ? left.dividedBy(2) : left;
+                    provider.started();
+                    ProviderClient.EmbeddingResult result;
+                    try {
+                        result = provider.client().embed(target.model(), request.inputs(), timeout);
+                    } finally {
+                        provider.ended();
+                    }
+                    if (result instanceof ProviderClient.EmbeddingResult.Embedded embedded) {
+                        provider.tokens().settleAndSync(target.key(), admitted,
+                            embedded.promptTokens() > 0 ? embedded.promptTokens() : estimate, embedded.rateLimit());
+                        provider.breaker().onSuccess();
+                        metrics.providerCall(provider.name(), "ok");
+                        return new EmbeddingOutcome.Embedded(embedded.vectors(), target.model(), provider.name(),
+                            embedded.promptTokens());
+                    }
+                    ProviderResult failure = ((ProviderClient.EmbeddingResult.Failed) result).failure();
+                    provider.tokens().settleAndSync(target.key(), admitted, 0, failure.rateLimit());
+                    if (failure instanceof ProviderResult.RateLimited limited) {
+                        provider.breaker().onIgnored();
+                        Duration retryAfter = limited.retryAfter() == null ? DEFAULT_COOL_DOWN : limited.retryAfter();
+                        provider.tokens().coolDown(target.key(), retryAfter);
+                        last = new LlmOutcome.Saturated(Lane.INTERACTIVE, retryAfter, "embedding provider answered 429");
+                        continue;
+                    }
+                    ProviderResult.Failed failed = (ProviderResult.Failed) failure;
+                    if (failed.kind() == ProviderResult.Kind.INVALID_REQUEST) {
+                        provider.breaker().onIgnored();
+                        return new EmbeddingOutcome.Refused(new LlmOutcome.Degraded(Reason.INVALID_REQUEST, failed.detail()));
+                    }
+                    provider.breaker().onFailure();
+                    metrics.providerCall(provider.name(), "failed");
+                    last = new LlmOutcome.Degraded(reason(failed.kind()), failed.kind() + ": " + failed.detail());
+                }
+            }
+        }
+        return new EmbeddingOutcome.Refused(last);
+    }
+
     private LanePolicy policy(Lane lane) {
         LanePolicy policy = lanes.get(lane);
         if (policy == null) {

@@ -24,6 +24,8 @@ import io.sluice.api.chat.AnsweringStep;
 import io.sluice.api.chat.ChatProperties;
 import io.sluice.api.chat.ChatRequest;
 import io.sluice.api.ingress.GlobalLimiter;
+import io.sluice.api.openai.keys.KeyBudgets;
+import io.sluice.api.openai.keys.RequestLog;
 import io.sluice.api.ingress.UserTokenBucket;
 import io.sluice.governance.degradation.DegradationControl;
 import io.sluice.governance.degradation.DegradationLevel;
@@ -90,10 +92,15 @@ public class ChatCompletionsController {
     private final Map<String, Counter> completions = new ConcurrentHashMap<>();
     private volatile LlmGateway resolvedGateway;
     private final io.sluice.governance.route.ModelRoutes routes;
+    private final KeyBudgets budgets;
+    private final RequestLog requestLog;
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ChatCompletionsController.class);
 
     public ChatCompletionsController(ObjectProvider<LlmGateway> gateway, GatewayProperties gatewayProperties,
             DegradationControl degradation, AnsweringStep faq, UserTokenBucket buckets, GlobalLimiter global,
-            ChatProperties chat, ObjectMapper json, MeterRegistry meters) {
+            ChatProperties chat, ObjectMapper json, MeterRegistry meters, KeyBudgets budgets, RequestLog requestLog) {
+        this.budgets = budgets;
+        this.requestLog = requestLog;
         this.gateway = gateway;
         this.gatewayProperties = gatewayProperties;
         this.degradation = degradation;
@@ -133,12 +140,65 @@ public class ChatCompletionsController {
     public ResponseEntity<?> completions(@RequestAttribute(ApiClient.ATTRIBUTE) ApiClient client,
             @RequestBody JsonNode body, HttpServletRequest servletRequest, HttpServletResponse servletResponse)
             throws IOException {
+        long started = System.nanoTime();
+        Trace trace = new Trace(client.id(), body.path("user").asString("openai"), body.path("model").asString(""),
+            body.path("stream").asBoolean(false));
+        ResponseEntity<?> response = null;
+        try {
+            response = handle(client, body, servletRequest, servletResponse, trace);
+            return response;
+        } finally {
+            int status = response != null ? response.getStatusCode().value() : servletResponse.getStatus();
+            requestLog.write(new RequestLog.Entry(null, client.id(), trace.user, trace.model, trace.route, trace.provider,
+                status, trace.tier.name(), (int) ((System.nanoTime() - started) / 1_000_000), trace.promptTokens,
+                trace.completionTokens, trace.stream, status >= 400 ? trace.errorCode : null));
+        }
+    }
+
+    /** What one call came to, for the request log and the key's spend. */
+    private static final class Trace {
+        final long clientId;
+        final String user;
+        final String model;
+        final boolean stream;
+        String route;
+        String provider;
+        FidelityTier tier = FidelityTier.F0;
+        int promptTokens;
+        int completionTokens;
+        String errorCode = "invalid_request";
+
+        Trace(long clientId, String user, String model, boolean stream) {
+            this.clientId = clientId;
+            this.user = user.length() > 128 ? user.substring(0, 128) : user;
+            this.model = model.length() > 200 ? model.substring(0, 200) : model;
+            this.stream = stream;
+        }
+    }
+
+    /** An answer: tier, provider and tokens for the log, and the tokens added to the key's spend. */
+    private void answered(Trace trace, FidelityTier tier, LlmOutcome.Answered a) {
+        trace.tier = tier;
+        trace.provider = a.provider();
+        trace.promptTokens = a.promptTokens();
+        trace.completionTokens = a.completionTokens();
+        try {
+            budgets.record(trace.clientId, trace.user, a.model(), a.provider(), a.promptTokens(), a.completionTokens());
+        } catch (RuntimeException e) {
+            log.warn("gateway spend: not recorded for client {}: {}", trace.clientId, e.toString());
+        }
+    }
+
+    private ResponseEntity<?> handle(ApiClient client, JsonNode body, HttpServletRequest servletRequest,
+            HttpServletResponse servletResponse, Trace trace) throws IOException {
         String model = body.path("model").asString("");
         if (model.isBlank()) {
             return OpenAiError.invalid("model", "model is required");
         }
         String route = routes.resolveName(model);
+        trace.route = route;
         if (route == null) {
+            trace.errorCode = "model_not_found";
             return OpenAiError.of(HttpStatus.NOT_FOUND, "invalid_request_error", "model_not_found", "model",
                 "The model '" + io.sluice.web.text.SafeText.forLog(model) + "' does not exist; GET /v1/models lists "
                     + "the models this gateway serves", null);
@@ -185,13 +245,28 @@ public class ChatCompletionsController {
             return OpenAiError.invalid("user", "user must be at most " + ChatRequest.MAX_USER_ID_CHARS
                 + " characters, without control characters");
         }
+        KeyBudgets.Decision allowed = budgets.check(client.id(), model, route);
+        if (allowed instanceof KeyBudgets.Decision.ModelNotAllowed) {
+            trace.errorCode = "model_not_allowed";
+            return OpenAiError.of(HttpStatus.FORBIDDEN, "permission_error", "model_not_allowed", "model",
+                "This API key may not use this model", null);
+        }
+        if (allowed instanceof KeyBudgets.Decision.OverBudget over) {
+            trace.errorCode = "budget_exceeded";
+            return OpenAiError.of(HttpStatus.TOO_MANY_REQUESTS, "insufficient_quota", "budget_exceeded", null,
+                "This API key has spent its " + over.which() + "; it renews at the next UTC "
+                    + (over.which().startsWith("daily") ? "day" : "month"), over.retryAfter());
+        }
+        boolean keyAllowsDegraded = ((KeyBudgets.Decision.Allowed) allowed).policy().allowDegraded();
         UserTokenBucket.Decision decision = buckets.take(client.id() + ":" + user, client.vip());
         if (!decision.allowed()) {
+            trace.errorCode = "rate_limit_exceeded";
             return OpenAiError.of(HttpStatus.TOO_MANY_REQUESTS, "rate_limit_error", "rate_limit_exceeded", null,
                 "Too many requests for this user; retry later", decision.retryAfter());
         }
         Duration wait = global.tryAcquire(Long.toString(client.id())); // the client's share, then the platform's rate
         if (!wait.isZero()) {
+            trace.errorCode = "rate_limit_exceeded";
             return OpenAiError.of(HttpStatus.TOO_MANY_REQUESTS, "rate_limit_error", "rate_limit_exceeded", null,
                 "The platform is at its request rate; retry later", wait);
         }
@@ -201,12 +276,12 @@ public class ChatCompletionsController {
         LlmGateway llm = gateway();
         boolean llmAllowed = llm != null && llm.available()
             && knobs.highestTier().ordinal() <= FidelityTier.F2.ordinal();
-        boolean degradedOk = DegradedOptIn.requested(servletRequest, false);
+        boolean degradedOk = DegradedOptIn.requested(servletRequest, keyAllowsDegraded);
         if (!llmAllowed && !degradedOk) {
             OpenAiFailure failure = llm == null || !llm.available()
                 ? OpenAiFailure.of(new LlmOutcome.Degraded(LlmOutcome.Reason.NOT_CONFIGURED, "no provider"))
                 : OpenAiFailure.levelTooLow(level.name());
-            return refused(failure, level);
+            return refused(failure, level, trace);
         }
         Map<String, JsonNode> passed = new LinkedHashMap<>();
         for (String name : LlmParameters.PASS_THROUGH) {
@@ -225,14 +300,19 @@ public class ChatCompletionsController {
         String id = "chatcmpl-" + new UUID(random.nextLong(), random.nextLong()).toString().replace("-", "");
         if (body.path("stream").asBoolean(false)) {
             return stream(id, model, level, llmAllowed ? llm : null, request, lastUser, degradedOk, includeUsage,
-                servletResponse);
+                servletResponse, trace);
         }
         Completion completion;
         if (llmAllowed) {
             LlmOutcome outcome = llm.call(request);
             boolean badRequest = outcome instanceof LlmOutcome.Degraded d && d.reason() == LlmOutcome.Reason.INVALID_REQUEST;
             if (!(outcome instanceof LlmOutcome.Answered) && (!degradedOk || badRequest)) {
-                return refused(OpenAiFailure.of(outcome), level);
+                return refused(OpenAiFailure.of(outcome), level, trace);
+            }
+            if (outcome instanceof LlmOutcome.Answered a) {
+                answered(trace, a.fallbackModel() ? FidelityTier.F3 : FidelityTier.F4, a);
+            } else {
+                trace.tier = FidelityTier.F1;
             }
             completion = outcome instanceof LlmOutcome.Answered a
                 ? new Completion(a.text(), a.fallbackModel() ? FidelityTier.F3 : FidelityTier.F4, a.promptTokens(),
@@ -240,6 +320,7 @@ public class ChatCompletionsController {
                 : f1(lastUser);
         } else {
             completion = f1(lastUser);
+            trace.tier = FidelityTier.F1;
         }
         count(completion.tier(), false);
         Map<String, Object> usage = new LinkedHashMap<>();
@@ -300,7 +381,9 @@ public class ChatCompletionsController {
     }
 
     /** An error the client can act on; the tier header says no tier answered (F0). */
-    private ResponseEntity<Object> refused(OpenAiFailure failure, DegradationLevel level) {
+    private ResponseEntity<Object> refused(OpenAiFailure failure, DegradationLevel level, Trace trace) {
+        trace.tier = FidelityTier.F0;
+        trace.errorCode = failure.code();
         count(FidelityTier.F0, false);
         ResponseEntity<Object> response = failure.response();
         return ResponseEntity.status(response.getStatusCode()).headers(response.getHeaders())
@@ -345,8 +428,8 @@ public class ChatCompletionsController {
      * name the tier: a stream that fails before its first token becomes an F1 answer in one chunk.
      */
     private ResponseEntity<?> stream(String id, String model, DegradationLevel level, LlmGateway llm,
-            LlmRequest request, String lastUser, boolean degradedOk, boolean includeUsage, HttpServletResponse response)
-            throws IOException {
+            LlmRequest request, String lastUser, boolean degradedOk, boolean includeUsage, HttpServletResponse response,
+            Trace trace) throws IOException {
         BlockingQueue<Event> events = new LinkedBlockingQueue<>();
         LlmStream running = null;
         Event first = null;
@@ -383,8 +466,9 @@ public class ChatCompletionsController {
             // nothing was sent yet, so the client still gets a status it can act on
             LlmOutcome outcome = first instanceof Event.Done done ? done.outcome()
                 : new LlmOutcome.Degraded(LlmOutcome.Reason.TIMEOUT, "no first token in time");
-            return refused(OpenAiFailure.of(outcome), level);
+            return refused(OpenAiFailure.of(outcome), level, trace);
         }
+        trace.tier = llmStreams ? FidelityTier.F4 : FidelityTier.F1;
         FidelityTier tier = llmStreams ? FidelityTier.F4 : FidelityTier.F1;
         count(tier, true);
         LlmStream stream = running;
@@ -418,9 +502,11 @@ public class ChatCompletionsController {
                         // tokens already went out, so the tier cannot change any more: say the answer is
                         // broken, as OpenAI does mid-stream (an error object, no [DONE]); SDKs raise it
                         streamError(output, event == null ? "the answer stream timed out" : "the provider's stream broke");
+                        trace.errorCode = "stream_broken";
                         return null;
                     }
                     LlmOutcome.Answered answered = (LlmOutcome.Answered) ((Event.Done) event).outcome();
+                    answered(trace, FidelityTier.F4, answered);
                     chunk(output, id, model, Map.of(), answered.finishReason());
                     if (includeUsage) {
                         usageChunk(output, id, model, answered.promptTokens(), answered.completionTokens());
