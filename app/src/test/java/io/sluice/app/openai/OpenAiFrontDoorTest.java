@@ -340,6 +340,59 @@ class OpenAiFrontDoorTest {
     }
 
     @Test
+    void theJavaSdkGetsEmbeddingsFromTheEmbeddingLane() {
+        var response = openai.embeddings().create(com.openai.models.embeddings.EmbeddingCreateParams.builder()
+            .model("embedding").inputOfArrayOfStrings(List.of("退款多久到账", "where is my order")).build());
+
+        assertThat(response.data()).hasSize(2).allSatisfy(e -> assertThat(e.embedding()).hasSize(8));
+        assertThat(MOCK.lastRequest().path("input").size()).isEqualTo(2);
+    }
+
+    /**
+     * The official {@code openai} npm package (installed once into ~/.cache/sluice-openai-node) drives the
+     * front door from a small Node script: tools round trip, JSON mode, n, streaming with usage, errors,
+     * embeddings.
+     */
+    @Test
+    void theOfficialNodeSdkDrivesTheFrontDoor() throws Exception {
+        java.nio.file.Path cache = java.nio.file.Path.of(System.getProperty("user.home"), ".cache", "sluice-openai-node");
+        java.nio.file.Path module = cache.resolve("node_modules").resolve("openai");
+        if (!java.nio.file.Files.exists(module.resolve("package.json"))) {
+            java.nio.file.Files.createDirectories(cache);
+            Process install = new ProcessBuilder("npm", "install", "--no-audit", "--no-fund", "--prefix", cache.toString(),
+                "openai@6").redirectErrorStream(true).start();
+            String log = new String(install.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertThat(install.waitFor()).as("npm install openai: " + log).isZero();
+        }
+        java.nio.file.Path script = java.nio.file.Path.of(getClass().getResource("/openai-node/frontdoor.cjs").toURI());
+        ProcessBuilder node = new ProcessBuilder("node", script.toString());
+        node.environment().put("OPENAI_MODULE", module.toString());
+        node.environment().put("BASE_URL", "http://127.0.0.1:" + port + "/v1");
+        node.environment().put("API_KEY", apiKeys.create("node-sdk-" + UUID.randomUUID(), ClientTier.VIP).key());
+        Process run = node.redirectErrorStream(false).start();
+        String out = new String(run.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        String err = new String(run.getErrorStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(run.waitFor()).as(out + err).isZero();
+        var result = tools.jackson.databind.json.JsonMapper.builder().build().readTree(out);
+
+        assertThat(result.path("plain").path("finish").asString()).isEqualTo("length");
+        assertThat(result.path("plain").path("usage").path("completion_tokens").asInt()).isEqualTo(8);
+        assertThat(result.path("tools").path("choices").asInt()).isEqualTo(2);
+        assertThat(result.path("tools").path("finish").asString()).isEqualTo("tool_calls");
+        assertThat(result.path("tools").path("name").asString()).isEqualTo("lookup_order");
+        assertThat(result.path("tools").path("answerFinish").asString()).isEqualTo("length");
+        assertThat(result.path("json").path("finish").asString()).isEqualTo("stop");
+        assertThat(result.path("stream").path("text").asString()).contains("tok0");
+        assertThat(result.path("stream").path("usage").path("completion_tokens").asInt()).isEqualTo(16);
+        assertThat(result.path("notFound").path("status").asInt()).isEqualTo(404);
+        assertThat(result.path("badKey").path("status").asInt()).isEqualTo(401);
+        assertThat(result.path("badKey").path("message").asString()).as("the SDK shows the body, not 'no body'")
+            .contains("not valid");
+        assertThat(result.path("embeddings").path("count").asInt()).isEqualTo(2);
+        assertThat(result.path("embeddings").path("dimensions").asInt()).isEqualTo(8);
+    }
+
+    @Test
     void anUnknownModelIsANotFoundErrorTheSdkUnderstandsAndABadKeyIsUnauthorized() {
         assertThatThrownBy(() -> openai.chat().completions().create(ask("no-such-model", "hi")))
             .isInstanceOf(NotFoundException.class)

@@ -29,9 +29,11 @@ public class DegradationConfiguration {
             return null;
         }
         io.sluice.governance.route.RouteShift.Settings d = io.sluice.governance.route.RouteShift.Settings.DEFAULTS;
+        org.springframework.boot.context.properties.bind.Binder binder =
+            org.springframework.boot.context.properties.bind.Binder.get(env);
         return new io.sluice.governance.route.RouteShift.Settings(
-            env.getProperty("sluice.gateway.route-shift.step", Double.class, d.step()),
-            env.getProperty("sluice.gateway.route-shift.every", java.time.Duration.class, d.every()),
-            env.getProperty("sluice.gateway.route-shift.back-every", java.time.Duration.class, d.backEvery()));
+            binder.bind("sluice.gateway.route-shift.step", Double.class).orElse(d.step()),
+            binder.bind("sluice.gateway.route-shift.every", java.time.Duration.class).orElse(d.every()),
+            binder.bind("sluice.gateway.route-shift.back-every", java.time.Duration.class).orElse(d.backEvery()));
     }
 }

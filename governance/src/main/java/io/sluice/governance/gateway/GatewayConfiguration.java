@@ -33,8 +33,9 @@ public class GatewayConfiguration {
             registry.getIfAvailable(() -> Metrics.globalRegistry));
         String embeddingRoute = environment.getProperty("sluice.gateway.embeddings.route", "");
         if (!embeddingRoute.isBlank()) {
-            assembly.withEmbeddings(embeddingRoute, environment.getProperty("sluice.gateway.embeddings.budget",
-                java.time.Duration.class, java.time.Duration.ofSeconds(10)), permits);
+            assembly.withEmbeddings(embeddingRoute, org.springframework.boot.context.properties.bind.Binder.get(environment)
+                .bind("sluice.gateway.embeddings.budget", java.time.Duration.class)
+                .orElse(java.time.Duration.ofSeconds(10)), permits);
         }
         if (assembly.gateway().available()) {
             assembly.providers().members().forEach(p -> log.info("llm gateway: provider {}", p.endpoint()));

@@ -54,11 +54,18 @@ class ProviderFailoverTest {
         RedissonClient redisson = GatewayFixture.redisson(GatewayFixture.redisUrl());
         closeables.add(() -> redisson.shutdown());
         ProviderSettings plain = new ProviderSettings(0, 0, 0, null, null, 3, Duration.ofSeconds(30), 0, 0);
-        GatewayAssembly assembly = GatewayAssembly.assemble(properties, fixture.permitProperties(), redisson,
+        java.util.Map<String, io.sluice.governance.permit.PermitProperties.Lane> lanes =
+            new java.util.LinkedHashMap<>(fixture.permitProperties().lanes());
+        lanes.put("embedding", new io.sluice.governance.permit.PermitProperties.Lane(4, Duration.ofSeconds(1),
+            Duration.ofSeconds(30)));
+        io.sluice.governance.permit.PermitProperties withEmbedding = new io.sluice.governance.permit.PermitProperties(
+            fixture.permitProperties().keyPrefix(), lanes);
+        GatewayAssembly assembly = GatewayAssembly.assemble(properties, withEmbedding, redisson,
             new SimpleMeterRegistry(), List.of(
                 new ProviderPool.Spec(endpoint("a", a), new OpenAiCompatibleClient(endpoint("a", a)), aSettings),
                 new ProviderPool.Spec(endpoint("b", b), new OpenAiCompatibleClient(endpoint("b", b)), plain)));
         closeables.add(0, assembly);
+        assembly.withEmbeddings(fixture.primary, Duration.ofSeconds(3), withEmbedding);
         return assembly.gateway();
     }
 
@@ -129,6 +136,23 @@ class ProviderFailoverTest {
         assertThat(a.counters().requests()).as("after a's first low answer, it is tried after b (reset 5 s)")
             .isLessThanOrEqualTo(2);
         assertThat(b.counters().served()).isGreaterThanOrEqualTo(28);
+    }
+
+    @Test
+    void embeddingsFailOverToo() {
+        LlmGateway gateway = gateway(settings());
+        a.scenario(Scenario.healthy().withErrors(1.0, 500));
+
+        for (int i = 0; i < 5; i++) {
+            EmbeddingOutcome outcome = gateway.embed(new EmbeddingRequest(null, List.of("退款多久到账", "where is my order"),
+                null));
+            assertThat(outcome).isInstanceOfSatisfying(EmbeddingOutcome.Embedded.class, e -> {
+                assertThat(e.provider()).isEqualTo("b");
+                assertThat(e.vectors()).hasSize(2).allSatisfy(v -> assertThat(v).hasSize(8));
+                assertThat(e.promptTokens()).isPositive();
+            });
+        }
+        assertThat(b.lastRequest().path("input").size()).isEqualTo(2);
     }
 
     @Test

@@ -246,6 +246,10 @@ public class ChatCompletionsController {
                 + " characters, without control characters");
         }
         KeyBudgets.Decision allowed = budgets.check(client.id(), model, route);
+        if (!(allowed instanceof KeyBudgets.Decision.Allowed)) {
+            meters.counter("sluice.gateway.keys.refused", "reason",
+                allowed instanceof KeyBudgets.Decision.OverBudget ? "budget" : "model").increment();
+        }
         if (allowed instanceof KeyBudgets.Decision.ModelNotAllowed) {
             trace.errorCode = "model_not_allowed";
             return OpenAiError.of(HttpStatus.FORBIDDEN, "permission_error", "model_not_allowed", "model",
