@@ -113,7 +113,7 @@ public class IngestionService {
         }
         DocumentFormat format = DocumentFormat.detect(request.contentType(), request.fileName())
             .orElseThrow(() -> new IngestException(Problem.UNSUPPORTED_TYPE,
-                "unsupported document type; supported: Markdown, plain text, HTML, PDF"));
+                "unsupported document type; supported: " + DocumentFormat.SUPPORTED));
         if (request.validFrom() != null && request.validUntil() != null
                 && !request.validUntil().isAfter(request.validFrom())) {
             throw new IngestException(Problem.INVALID, "validUntil must be after validFrom");
