@@ -66,27 +66,12 @@ if [ -z "$demo_llm" ]; then
 fi
 
 # --- --demo-llm: the simulated model beside Sluice, stopped with it ---
-demo_port="$(sluice_free_port 20000 32000)"
+. scripts/lib/demo-llm.sh
 mkdir -p "${SLUICE_DATA_DIR:-data}"
 demo_log="${SLUICE_DATA_DIR:-data}/demo-llm.log"
-java -Xmx128m -XX:TieredStopAtLevel=1 -cp "mock-provider/target/classes:$(cat "$mock_cp")" \
-  io.sluice.mock.DemoLlmMain "$demo_port" >"$demo_log" 2>&1 &
-demo_pid=$!
-stop_demo() { kill "$demo_pid" 2>/dev/null || true; wait "$demo_pid" 2>/dev/null || true; }
-trap stop_demo EXIT
-demo_url="http://127.0.0.1:$demo_port"
-for _ in $(seq 100); do
-  if ! kill -0 "$demo_pid" 2>/dev/null; then
-    echo "[run] the simulated model did not start (see $demo_log):" >&2; tail -5 "$demo_log" >&2; exit 1
-  fi
-  if (exec 3<>"/dev/tcp/127.0.0.1/$demo_port" && printf 'GET /_mock/counters HTTP/1.0\r\n\r\n' >&3 && head -1 <&3 | grep -q ' 200 ') 2>/dev/null; then
-    break
-  fi
-  sleep 0.2
-done
-if ! (exec 3<>"/dev/tcp/127.0.0.1/$demo_port") 2>/dev/null; then
-  echo "[run] the simulated model did not answer on $demo_url within 20 s (see $demo_log)" >&2; exit 1
-fi
+trap sluice_demo_llm_stop EXIT
+sluice_demo_llm_start "$demo_log" || exit 1
+demo_url="$SLUICE_DEMO_LLM_URL"
 cat >&2 <<EOF_DEMO
 [run] ============================================================================
 [run]  SIMULATED MODEL (--demo-llm): $demo_url/v1 — canned answers, no real LLM.
