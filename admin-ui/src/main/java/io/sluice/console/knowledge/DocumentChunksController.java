@@ -26,6 +26,8 @@ import org.springframework.web.util.UriComponentsBuilder;
 @Controller
 class DocumentChunksController {
 
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(DocumentChunksController.class);
+
     private final ChunkEditor editor;
     private final KnowledgeRepository documents;
     private final AuditLog audit;
@@ -82,6 +84,11 @@ class DocumentChunksController {
             redirect.addFlashAttribute("notice", change.get());
         } catch (IngestException e) {
             redirect.addFlashAttribute("error", e.getMessage());
+        } catch (RuntimeException e) {
+            // embedding or index write failed: the transaction rolled back, every tier is as it was
+            log.warn("chunk {} of {}: change failed: {}", ordinal, id, e.toString());
+            redirect.addFlashAttribute("error", "The change failed (" + e.getClass().getSimpleName()
+                + "); nothing was changed. Try again, or see the log.");
         }
         return "redirect:" + UriComponentsBuilder.fromPath("/console/knowledge/documents/chunks")
             .queryParam("id", id).fragment("chunk-" + ordinal).encode().build().toUriString();
