@@ -205,6 +205,14 @@ class ConsoleEveryPageBrowserTest {
 
         assertThat(audit.latest(20)).extracting(AuditLog.Entry::action)
             .contains("knowledge.chunk.disable", "knowledge.chunk.edit");
+
+        String viewer = "viewer-" + RUN;
+        users.create(viewer, PASSWORD, ConsoleRole.VIEWER, false);
+        browser.manage().deleteAllCookies();
+        logIn(viewer);
+        browser.get(url("/console/knowledge/documents/chunks?id=" + id));
+        assertThat(browser.findElements(By.cssSelector("#chunks > li"))).as("a viewer sees what was indexed").hasSize(3);
+        assertThat(browser.findElements(By.cssSelector("#chunks form"))).as("but no forms").isEmpty();
     }
 
     private java.util.List<Passage> bm25(String question) {
