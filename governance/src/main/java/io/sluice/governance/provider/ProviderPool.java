@@ -43,7 +43,8 @@ public final class ProviderPool implements AutoCloseable {
             this.settings = settings;
             this.tokens = tokens;
             this.requests = requests;
-            this.breaker = new ConsecutiveFailureBreaker(settings.breakerFailures(), settings.breakerOpenFor());
+            this.breaker = new ConsecutiveFailureBreaker("provider " + endpoint.name() + " breaker", settings.breakerFailures(),
+                settings.breakerOpenFor());
         }
 
         public String name() {
