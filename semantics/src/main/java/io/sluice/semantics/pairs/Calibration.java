@@ -8,8 +8,8 @@ import java.util.Map;
 
 /**
  * Chooses operating points on held-out pairs: for each level the lowest probability threshold whose
- * served pairs reach the level's target precision (at least {@code minServed} of them), so recall is as
- * high as the target allows. Also draws the precision/recall curve the console shows.
+ * served pairs reach the level's target precision with a margin of one standard error (at least
+ * {@code minServed} of them), so recall is as high as the target safely allows. Also draws the precision/recall curve the console shows.
  */
 public final class Calibration {
 
@@ -53,10 +53,16 @@ public final class Calibration {
         return out;
     }
 
+    /**
+     * The lowest threshold whose precision, less one standard error ({@code sqrt(p(1-p)/n)}), still meets
+     * the target: a point that only just reaches the target on a few hundred held-out pairs would fall
+     * short on the next few hundred about half the time.
+     */
     public static OperatingPoint choose(String level, double target, List<Point> curve, int minServed) {
         Point best = null;
         for (Point p : curve) {
-            if (p.served() >= minServed && p.precision() >= target) {
+            double margin = Math.sqrt(p.precision() * (1 - p.precision()) / p.served());
+            if (p.served() >= minServed && p.precision() - margin >= target) {
                 best = p; // later points have lower thresholds and higher recall
             }
         }

@@ -5,7 +5,8 @@ import java.util.List;
 /**
  * The built-in verification, used when no pair model was trained on the operator's data: two questions
  * agree when their numbers (in order, with units), negation, direction and customer-service concepts
- * agree. Deliberately conservative: it refuses a hit on any disagreement.
+ * agree, and neither is the other with one content word swapped ("turn on / off roaming"). Deliberately
+ * conservative: it refuses a hit on any disagreement.
  */
 public final class PairRules {
 
@@ -25,7 +26,8 @@ public final class PairRules {
         if (directionsDisagree(cached.directions(), asked.directions())) {
             return Verdict.DIRECTION;
         }
-        if (!cached.concepts().equals(asked.concepts())) {
+        if (!cached.concepts().equals(asked.concepts())
+                || PairFeatures.substitution(cached.normalized(), asked.normalized())) {
             return Verdict.TERMS;
         }
         return Verdict.ACCEPTED;

@@ -80,9 +80,24 @@ public final class PairTrainer {
         for (LabelledPair p : held) {
             double[] x = features(p, vectors, signals);
             heldX.add(x);
-            scored.add(new Calibration.Scored(x[0] >= unscored.candidateFloor() ? unscored.probability(x) : -1, p.same()));
+            scored.add(new Calibration.Scored(PairVerifier.score(unscored, x), p.same()));
         }
         List<Calibration.Point> curve = Calibration.curve(scored);
+        // the held-out pairs the model is most wrong about, so the operator sees what to label next
+        List<Map<String, Object>> errors = new ArrayList<>();
+        for (int i = 0; i < held.size(); i++) {
+            double s = scored.get(i).score();
+            if (s >= 0 && (held.get(i).same() ? s < 0.3 : s > 0.5)) {
+                Map<String, Object> e = new LinkedHashMap<>();
+                e.put("a", held.get(i).a());
+                e.put("b", held.get(i).b());
+                e.put("same", held.get(i).same());
+                e.put("probability", Calibration.round(s));
+                e.put("cosine", Calibration.round(heldX.get(i)[0]));
+                errors.add(e);
+            }
+        }
+        errors.sort(java.util.Comparator.comparingDouble(e -> -Math.abs((double) e.get("probability") - 0.5)));
         List<Calibration.OperatingPoint> points = new ArrayList<>();
         Map<String, Double> thresholds = new LinkedHashMap<>();
         for (String level : LEVELS) {
@@ -108,6 +123,7 @@ public final class PairTrainer {
         weights.put("bias", Calibration.round(model.bias()));
         evaluation.put("weights", weights);
         evaluation.put("baseline", baseline(active, levelCosine, held, heldX));
+        evaluation.put("errors", errors.subList(0, Math.min(errors.size(), 30)));
         return new Result(model, points, curve, fit.size(), held.size(), JSON.writeValueAsString(evaluation));
     }
 

@@ -69,16 +69,44 @@ public final class PairVerifier {
             return new Decision(verdict == PairRules.Verdict.ACCEPTED, verdict, Double.NaN);
         }
         double[] x = PairFeatures.of(cached, asked, cosine, cachedLabels, askedLabels);
+        PairRules.Verdict veto = veto(x);
+        if (veto != null) {
+            return new Decision(false, veto, Double.NaN);
+        }
         double p = model.probability(x);
         boolean serve = cosine >= model.candidateFloor() && p >= model.threshold(level);
         return new Decision(serve, serve ? PairRules.Verdict.ACCEPTED : PairRules.Verdict.MODEL, p);
     }
 
+    /**
+     * Disagreements no learned weight may outvote: different numbers (五点半 / 六点半), a reversed or
+     * changed direction (上海到郑州 / 郑州到上海), one side negated (可以转账 / 无法转账). They never share
+     * an answer, whatever else the two questions share.
+     */
+    static PairRules.Verdict veto(double[] x) {
+        if (x[PairFeatures.NUMBERS_DIFFER] == 1) {
+            return PairRules.Verdict.NUMBERS;
+        }
+        if (x[PairFeatures.DIRECTION_DIFFERS] == 1) {
+            return PairRules.Verdict.DIRECTION;
+        }
+        if (x[PairFeatures.NEGATION_DIFFERS] == 1) {
+            return PairRules.Verdict.NEGATION;
+        }
+        return null;
+    }
+
+    /** The model's score of a pair as the online path sees it: -1 when never a candidate or vetoed. */
+    static double score(PairModel model, double[] x) {
+        return x[0] < model.candidateFloor() || veto(x) != null ? -1 : model.probability(x);
+    }
+
     /** The same decision on a precomputed feature vector (training baselines). */
     static boolean serves(PairModel model, String level, double levelCosine, double[] x) {
         if (model.builtIn()) {
-            return x[0] >= levelCosine && x[14] == 1;
+            return x[0] >= levelCosine && x[PairFeatures.RULES_ACCEPT] == 1;
         }
-        return x[0] >= model.candidateFloor() && model.probability(x) >= model.threshold(level);
+        double s = score(model, x);
+        return s >= 0 && s >= model.threshold(level);
     }
 }

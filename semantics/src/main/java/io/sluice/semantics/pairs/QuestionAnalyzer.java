@@ -1,7 +1,6 @@
 package io.sluice.semantics.pairs;
 
 import java.math.BigDecimal;
-import java.text.Normalizer;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -12,6 +11,8 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+
+import io.sluice.knowledge.text.TextNormalizer;
 
 /**
  * Reads the {@link QuestionSignals} of one question: the one home of the cache verifier's word lists
@@ -60,15 +61,15 @@ public final class QuestionAnalyzer {
         c("address_change", "改地址", "修改地址", "更改地址", "change the address", "change my address",
             "change address", "update my address");
         c("unsubscribe", "注销", "删除账号", "delete my account", "close my account", "close account");
-        c("transfer", "转账", "汇款", "转钱", "transfer", "wire", "send money");
+        c("transfer", "转账", "转帐", "汇款", "转钱", "transfer", "wire", "send money");
         c("loan", "贷款", "借款", "loan", "mortgage");
         c("interest", "利息", "利率", "interest", "rate");
         c("fee_annual", "年费", "annual fee");
         c("limit_amount", "额度", "credit limit", "spending limit");
-        c("statement", "账单", "对账单", "statement", "bill");
+        c("statement", "账单", "帐单", "对账单", "statement", "bill");
         c("atm", "取款机", "atm", "cash machine");
         c("cash", "取现", "取钱", "现金", "cash", "withdraw", "withdrawal");
-        c("lost", "丢了", "丢失", "挂失", "被偷", "lost", "stolen", "missing card");
+        c("lost", "丢了", "丢失", "挂失", "被偷", "不见了", "lost", "stolen", "missing card");
         c("fraud", "盗刷", "诈骗", "被骗", "fraud", "scam", "unauthorized", "unauthorised");
         c("exchange_rate", "汇率", "exchange rate");
         c("data_plan", "流量", "套餐", "data plan", "mobile data", "plan");
@@ -85,11 +86,18 @@ public final class QuestionAnalyzer {
         c("unbind", "解绑", "unbind", "unlink");
         c("restore", "恢复", "还原", "restore", "reinstate", "reactivate", "undo");
         c("activate", "激活", "开通", "启用", "activate", "enable");
+        c("unfreeze", "解冻", "解锁", "解除冻结", "解除锁定", "unfreeze", "unblock", "unlock");
+        c("expire", "过期", "失效", "有效期", "expire", "expired", "expiry", "expiration");
+        c("redeem", "兑换", "抵现", "抵扣", "redeem", "use my points");
+        c("void", "作废", "冲红", "红冲", "void", "voided");
+        c("increase", "提高", "提升", "调高", "增加", "升级", "raise", "increase", "higher", "upgrade");
+        c("decrease", "降低", "调低", "减少", "降级", "lower", "decrease", "reduce", "downgrade");
         c("freeze", "冻结", "锁定", "freeze", "frozen", "block", "blocked", "lock", "locked");
         c("open", "开户", "办卡", "申请卡", "open an account", "open a new account");
         // "没收到" is not counted as a negation (it names the problem, see NOT_NEGATIONS), but "received,
         // now what" and "never received" still need different answers: the problem is a concept of its own
-        c("not_arrived", "没收到", "没有收到", "未收到", "收不到", "没拿到", "没到", "未到", "不到账",
+        c("not_arrived", "没收到", "没有收到", "未收到", "收不到", "无法收到", "没法收到", "没拿到", "没到", "未到", "不到账",
+            "不到帐",
             "not received", "hasn't arrived", "has not arrived", "not arrived", "didn't arrive", "never arrived",
             "didn't receive", "never received", "haven't received", "still not");
         // question kinds
@@ -112,7 +120,7 @@ public final class QuestionAnalyzer {
     // 不 / 没 inside these words is not a negation of the question
     private static final List<String> NOT_NEGATIONS = List.of("不要了", "不到", "能不能", "可不可以", "是不是",
         "要不要", "有没有", "会不会", "对不起", "不好意思", "不客气", "没收到", "没到", "不到账", "没有收到",
-        "并不", "无论", "无线", "差不多", "不用谢", "行不行", "好不好", "对不对");
+        "并不", "无法收到", "没法收到", "不见了", "无论", "无线", "差不多", "不用谢", "行不行", "好不好", "对不对");
     private static final Pattern EN_NEGATION = Pattern.compile(
         "\\b(not|no|never|without|fail|failed|failing|cannot|can't|cant|don't|dont|didn't|didnt|doesn't|doesnt|isn't|isnt|"
             + "won't|wont|haven't|havent|hasn't|hasnt|wasn't|wasnt|aren't|arent|couldn't|couldnt|unable|nothing|none)\\b");
@@ -144,9 +152,10 @@ public final class QuestionAnalyzer {
     // direction: "上海到郑州", "从郑州去上海", "from London to Paris", "London to Paris"
     private static final String CONNECTORS = "到至去飞往→";
     // characters that end a place name on either side ("退款到账", "寄到哪", "我想去" are no directions)
+    // (never characters of common place names: 天津, 成都, 长沙, 上海, 西安 ...)
     private static final String NOT_PLACE = "的了吗呢吧啊是在有和与及或我你他她它们要想去来坐乘买订查询问从到至往飞开走需"
-        + "多少几久钱票怎么样什何哪能可会请帮给把被让退换收发账款货单快时候天点分号还再就都也又已经送寄转存取汇提"
-        + "元块个次件张笔这那每各上下前后里外中内多长";
+        + "多少几久钱票怎么样什何哪能可会请帮给把被让退换收发账款货单快时候点分号还再就也又已经送寄转存取汇提"
+        + "元块个次件张笔这那每各";
     private static final Pattern EN_FROM_TO = Pattern.compile("\\bfrom ([a-z]+(?: [a-z]+)?) to ([a-z]+(?: [a-z]+)?)\\b");
     private static final Pattern EN_CAPITAL_TO = Pattern.compile("\\b([A-Z][a-z]+) to ([A-Z][a-z]+)\\b");
     private static final Set<String> EN_NOT_PLACE = Set.of("how", "what", "want", "need", "like", "go", "have", "due",
@@ -161,13 +170,11 @@ public final class QuestionAnalyzer {
     }
 
     /**
-     * The one text normalisation of the verifier: NFKC (full width → half width), lower case.
-     * Traditional → Simplified and the rest of the platform's folding come from the embedding front's
-     * normaliser, so lexical comparison here and the vectors read the same text.
+     * The platform's one normalisation ({@link TextNormalizer}: NFKC case fold, Traditional → Simplified),
+     * so the lexical features and the vectors read the same text; curly apostrophes folded for English.
      */
     public static String normalize(String text) {
-        return Normalizer.normalize(text == null ? "" : text, Normalizer.Form.NFKC).toLowerCase(Locale.ROOT)
-            .replace('’', '\'').strip();
+        return TextNormalizer.normalize(text).replace('\u2019', '\'');
     }
 
     public QuestionSignals analyze(String question) {
