@@ -101,11 +101,23 @@ public final class PairFeatures {
             }
         }
         // synonyms swapped ("多久" / "几天") name one concept: a paraphrase, not a substitution
-        java.util.Set<String> cx = QuestionAnalyzer.concepts(" " + String.join(" ", mx) + " ");
-        if (!cx.isEmpty() && cx.equals(QuestionAnalyzer.concepts(" " + String.join(" ", my) + " "))) {
+        java.util.Set<String> cx = QuestionAnalyzer.concepts(text(mx));
+        if (!cx.isEmpty() && cx.equals(QuestionAnalyzer.concepts(text(my)))) {
             return false;
         }
         return mx.stream().anyMatch(PairFeatures::content) && my.stream().anyMatch(PairFeatures::content);
+    }
+
+    /** Units back to text: Han characters joined, Latin words spaced. */
+    private static String text(List<String> units) {
+        StringBuilder out = new StringBuilder(" ");
+        for (String u : units) {
+            out.append(u);
+            if (u.charAt(0) < 0x80) {
+                out.append(' ');
+            }
+        }
+        return out.append(' ').toString();
     }
 
     private static boolean content(String unit) {
