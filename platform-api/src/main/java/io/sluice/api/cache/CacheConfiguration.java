@@ -41,6 +41,18 @@ public class CacheConfiguration {
         return cache;
     }
 
+    /** Evaluator kind {@code cache-pairs}: labelled pairs through TurnEligibility → L2 matcher + verifier per level. */
+    @Bean
+    CachePairsEvaluator cachePairsEvaluator(Embedder embedder, PiiMasker masker, CacheProperties properties,
+            HitVerifier verifier, ObjectProvider<DegradationControl> degradation) {
+        return new CachePairsEvaluator(embedder, new TurnEligibility(masker, properties.maxChars()), verifier, level -> {
+            DegradationControl control = degradation.getIfAvailable();
+            DegradationLevel l = DegradationLevel.valueOf(level);
+            return control == null ? io.sluice.governance.degradation.DegradationProperties.defaults().levels().get(l)
+                .cacheThreshold() : control.knobs(l).cacheThreshold();
+        });
+    }
+
     /** The L2 verifier: the active pair-verifier model when the semantics module is present, else the rules. */
     @Bean
     HitVerifier hitVerifier(ObjectProvider<PairVerifier> pairs, ObjectProvider<PairsProperties> properties) {
