@@ -39,17 +39,17 @@ import tools.jackson.databind.json.JsonMapper;
  * per level, the precision/recall curve as a chart, train / activate / roll back (admins).
  */
 @Controller
-class CacheConsoleController {
+public class CacheConsoleController {
 
     /** One operating point of a version, as the page shows it. */
-    record Point(String level, double target, double threshold, double precision, double recall, int served) {
-        boolean serves() {
+    public record Point(String level, double target, double threshold, double precision, double recall, int served) {
+        public boolean serves() {
             return threshold <= 1;
         }
     }
 
     /** One stored version with its held-out figures. */
-    record Version(StoredModel model, List<Point> points, long fitPairs, long heldOutPairs) {
+    public record Version(StoredModel model, List<Point> points, long fitPairs, long heldOutPairs) {
     }
 
     private static final JsonMapper JSON = JsonMapper.builder().build();

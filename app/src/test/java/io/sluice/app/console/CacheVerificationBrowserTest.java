@@ -8,11 +8,16 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
 
+import io.sluice.api.auth.ApiKeys;
+import io.sluice.api.auth.ApiScope;
+import io.sluice.api.auth.ClientTier;
 import io.sluice.app.support.Browser;
+import io.sluice.app.support.Http;
 import io.sluice.app.support.TestServices;
 import io.sluice.console.users.ConsoleRole;
 import io.sluice.console.users.ConsoleUsers;
@@ -78,6 +83,9 @@ class CacheVerificationBrowserTest {
     @Autowired
     CacheVerification verification;
 
+    @Autowired
+    ApiKeys apiKeys;
+
     /** The database is shared with other test classes: the built-in default answers again afterwards. */
     @AfterEach
     void backToTheBuiltInDefault() {
@@ -117,8 +125,43 @@ class CacheVerificationBrowserTest {
         var activate = browser.findElement(By.id("activate-" + version));
         activate.findElement(By.xpath("following-sibling::label/input[@name='force']")).click();
         activate.click();
-        assertThat(browser.findElement(By.id("active-version")).getText()).isEqualTo("pair-verifier v" + version);
+        await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() ->
+            browser.findElement(By.id("active-version")).getText().equals("pair-verifier v" + version));
         assertThat(verification.active().version()).isEqualTo(version);
+    }
+
+    @Test
+    void pairsAreImportedThroughTheApiAllOrNothingAndAReaderKeyCannotWrite() {
+        Http admin = new Http(port, apiKeys.create("pairs-admin-" + RUN, ClientTier.STANDARD,
+            EnumSet.of(ApiScope.ADMIN)).key());
+        Http reader = new Http(port, apiKeys.create("pairs-reader-" + RUN, ClientTier.STANDARD,
+            EnumSet.of(ApiScope.KNOWLEDGE_READ)).key());
+        long before = pairs.summary().pairs();
+
+        var bad = admin.send("POST", "/api/v1/semantics/pairs?format=csv",
+            "a,b,same\n退款多久到账 " + RUN + ",退款几天能到 " + RUN + ",yes\n运费谁出 " + RUN + ",,no\n", "Content-Type", "text/csv");
+        assertThat(bad.statusCode()).isEqualTo(400);
+        assertThat(bad.body()).contains("invalid-request", "pair 2", "'b'").doesNotContain("运费谁出");
+        assertThat(pairs.summary().pairs()).as("nothing of a refused file is stored").isEqualTo(before);
+
+        var good = admin.send("POST", "/api/v1/semantics/pairs",
+            "{\"a\":\"退款多久到账 " + RUN + "\",\"b\":\"退款几天能到 " + RUN + "\",\"same\":\"yes\"}\n"
+                + "{\"a\":\"运费谁出 " + RUN + "\",\"b\":\"退款谁出 " + RUN + "\",\"same\":false,\"intent\":\"returns\"}\n",
+            "Content-Type", "application/x-ndjson");
+        assertThat(good.statusCode()).isEqualTo(201);
+        assertThat(good.body()).contains("\"imported\":2");
+        assertThat(pairs.summary().pairs()).isEqualTo(before + 2);
+
+        assertThat(reader.get("/api/v1/semantics/pairs").statusCode()).isEqualTo(200);
+        assertThat(reader.get("/api/v1/semantics/pairs/models").statusCode()).isEqualTo(200);
+        assertThat(reader.send("POST", "/api/v1/semantics/pairs?format=jsonl", "{}", "Content-Type", "application/x-ndjson")
+            .statusCode()).isEqualTo(403);
+        var evaluation = admin.send("POST", "/api/v1/semantics/pairs/evaluations?format=jsonl",
+            "{\"a\":\"设定闹钟五点半\",\"b\":\"设定闹钟六点半\",\"same\":\"no\"}\n"
+                + "{\"a\":\"退款多久到账\",\"b\":\"退款多久到账呢\",\"same\":\"yes\"}\n", "Content-Type", "application/x-ndjson");
+        assertThat(evaluation.statusCode()).isEqualTo(201);
+        assertThat(evaluation.body()).contains("\"kind\":\"cache-pairs\"", "\"precision-l0\":1.0");
+        assertThat(reader.get("/api/v1/semantics/pairs/evaluations/latest").body()).contains("cache-pairs");
     }
 
     static List<LabelledPair> samplePairs() throws Exception {
