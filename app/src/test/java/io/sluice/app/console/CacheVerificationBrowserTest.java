@@ -105,6 +105,10 @@ class CacheVerificationBrowserTest {
 
         logIn(admin);
         browser.get(url("/console/cache"));
+        Object unlabelled = browser.executeScript("""
+            return Array.from(document.querySelectorAll('input:not([type=hidden]), select, textarea'))
+              .filter(el => el.labels.length === 0 && !el.getAttribute('aria-label')).map(el => el.name || el.id);""");
+        assertThat((List<?>) unlabelled).as("unlabelled fields").isEmpty();
         var row = browser.findElements(By.cssSelector("#review-queue tbody tr")).stream()
             .filter(r -> r.getText().contains(stored)).findFirst().orElseThrow();
         row.findElement(By.cssSelector("button[value=wrong]")).click();
