@@ -2,6 +2,8 @@ package io.sluice.api.chat;
 
 import java.util.List;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sluice.governance.tier.FidelityTier;
 import io.sluice.knowledge.answer.FaqAnswerFinder;
 import io.sluice.knowledge.answer.NoAnswer;
@@ -24,12 +26,19 @@ public class FaqAnsweringStep implements AnsweringStep {
     private final FaqAnswerFinder finder;
     private final RelevanceModel relevance;
     private final RetrievalPlan plan;
+    private final MeterRegistry meters;
+
+    public FaqAnsweringStep(FaqAnswerFinder finder, RelevanceModel relevance, RetrievalPlan defaultRetrievalPlan) {
+        this(finder, relevance, defaultRetrievalPlan, new SimpleMeterRegistry());
+    }
 
     @Autowired
-    public FaqAnsweringStep(FaqAnswerFinder finder, RelevanceModel relevance, RetrievalPlan defaultRetrievalPlan) {
+    public FaqAnsweringStep(FaqAnswerFinder finder, RelevanceModel relevance, RetrievalPlan defaultRetrievalPlan,
+            MeterRegistry meters) {
         this.finder = finder;
         this.relevance = relevance;
         this.plan = defaultRetrievalPlan;
+        this.meters = meters;
     }
 
     @Override
@@ -41,6 +50,9 @@ public class FaqAnsweringStep implements AnsweringStep {
     public Answer answer(String message, RetrievalResult retrieved) {
         RetrievalPlan bars = relevance.apply(plan);
         FaqAnswerFinder.Found found = retrieved == null ? finder.find(message, bars) : finder.find(message, bars, retrieved);
+        // the relevance gate's verdicts, by question language: answered from an entry, or the honest no-answer
+        meters.counter("sluice.chat.faq.answers", "outcome", found.answered() ? "entry" : "no-answer",
+            "language", found.language().code()).increment();
         return of(found);
     }
 
