@@ -458,10 +458,30 @@ class ChatTiersEndToEndTest {
         assertThat(hit.get("perLevel")).hasSize(4);
         assertThat(hit.get("perLevel").get(3).get("chatTier").asText()).isEqualTo("F1");
 
-        for (DegradationLevel level : DegradationLevel.values()) {
-            JsonNode none = ask(level, chat("What is the capital of France?"));
-            assertThat(none.get("answer").asText()).as("at %s", level).contains("no answer").contains("human agent");
-            assertThat(none.get("sources")).isEmpty();
+        // the operator calibrates the relevance bars from labelled tune queries and off-topic questions
+        StringBuilder tune = new StringBuilder();
+        tune.append(java.nio.file.Files.readString(datasets.resolve("faq-en/queries-tune.jsonl")));
+        tune.append(java.nio.file.Files.readString(datasets.resolve("ood/ood-tune.jsonl")));
+        JsonNode calibrated = ok(admin.send("POST", "/api/v1/semantics/relevance/calibrations?force=true", tune.toString(),
+            "Content-Type", "application/x-ndjson"));
+        assertThat(calibrated.get("activated").asBoolean()).isTrue();
+        try {
+            List<String> offTopic = List.of("Who painted the Mona Lisa?", "What is the speed of light?",
+                "Give me a recipe for pancakes", "How do volcanoes form?", "What is the longest river in the world?");
+            int honest = 0;
+            for (String question : offTopic) {
+                boolean everyLevel = true;
+                for (DegradationLevel level : DegradationLevel.values()) {
+                    JsonNode none = ask(level, chat(question));
+                    everyLevel &= none.get("answer").asText().contains("no answer") && none.get("sources").isEmpty();
+                }
+                honest += everyLevel ? 1 : 0;
+            }
+            assertThat(honest).as("off-topic questions with the honest no-answer at every level").isGreaterThanOrEqualTo(4);
+            assertThat(ok(admin.get("/api/v1/semantics/relevance")).get("version").asLong())
+                .isEqualTo(calibrated.get("version").asLong());
+        } finally {
+            ok(admin.send("POST", "/api/v1/semantics/relevance/rollback", null));
         }
 
         StringBuilder labelled = new StringBuilder("query,key\n");
@@ -474,9 +494,8 @@ class ChatTiersEndToEndTest {
             "Content-Type", "text/csv"));
         assertThat(report.get("kind").asText()).isEqualTo("faq-queries");
         assertThat(report.get("items").asInt()).isEqualTo(14);
-        assertThat(report.get("metrics").get("out-of-domain-no-answer").asDouble()).isEqualTo(1.0);
         assertThat(report.get("metrics").get("hit@5").asDouble()).isGreaterThan(0.5);
+        assertThat(report.get("metrics").has("out-of-domain-no-answer")).isTrue();
         assertThat(ok(admin.get("/api/v1/semantics/evaluations/faq-queries/latest")).get("items").asInt()).isEqualTo(14);
-        assertThat(ok(admin.get("/api/v1/semantics/relevance")).get("version").asLong()).isZero();
     }
 }
