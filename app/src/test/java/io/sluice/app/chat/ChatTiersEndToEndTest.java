@@ -24,6 +24,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.sluice.api.auth.ApiKeys;
 import io.sluice.api.auth.ClientTier;
 import io.sluice.api.auth.IssuedKey;
+import io.sluice.app.support.AlertReceiver;
 import io.sluice.app.support.Http;
 import io.sluice.app.support.TestServices;
 import io.sluice.governance.degradation.DegradationControl;
@@ -63,6 +64,8 @@ class ChatTiersEndToEndTest {
     static final String PAYMENT = "付款失败了但是钱被扣了";       // A
     static final String RETURNS = "退货的运费谁来出";             // B
 
+    static final AlertReceiver ALERTS = new AlertReceiver();
+
     @DynamicPropertySource
     static void services(DynamicPropertyRegistry registry) {
         TestServices.isolated(registry, RUN);
@@ -82,11 +85,16 @@ class ChatTiersEndToEndTest {
         // the machine is shared and loaded: retrieval tiers get generous timeouts so their breakers stay shut
         registry.add("sluice.knowledge.chain.vector-timeout", () -> "3s");
         registry.add("sluice.knowledge.chain.bm25-timeout", () -> "2s");
+        // alerts go to a webhook of the test's own, evaluated every second
+        registry.add("sluice.alerting.webhook-url", ALERTS::url);
+        registry.add("sluice.alerting.interval", () -> "1s");
+        registry.add("sluice.alerting.resend-every", () -> "5s");
     }
 
     @AfterAll
     static void stopMock() {
         MOCK.close();
+        ALERTS.close();
     }
 
     @LocalServerPort
@@ -207,6 +215,7 @@ class ChatTiersEndToEndTest {
     @Test
     void providerDownAnswersContinueWithinBudgetAndReturnToF4ByThemselvesAfterRecovery() {
         await().atMost(Duration.ofSeconds(30)).until(() -> degradation.level() == DegradationLevel.L0);
+        ALERTS.clear();
         MOCK.scenario(Scenario.healthy().withErrors(1.0, 500));
 
         // enough answers for the error ratio to count as evidence (ChatSignals.MIN_SAMPLES)
@@ -220,11 +229,28 @@ class ChatTiersEndToEndTest {
         }
         assertThat(tiers).allSatisfy(tier -> assertThat(tier).isIn("F3", "F1"));
         await().atMost(Duration.ofSeconds(20)).until(() -> degradation.level() != DegradationLevel.L0);
+        // the operator hears of it: the "degraded" alert fires at the webhook
+        await().atMost(Duration.ofSeconds(20)).until(() -> degradedNotices().contains("firing"));
 
         MOCK.scenario(Scenario.healthy().withFixedLatency(20));
         await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() ->
             assertThat(ok(http.postJson("/api/v1/chat", chat(REFUND))).get("tier").asText()).isEqualTo("F4"));
         assertThat(degradation.level()).isEqualTo(DegradationLevel.L0);
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
+            assertThat(degradedNotices()).as("after recovery the alert resolves").endsWith("resolved"));
+    }
+
+    /** The statuses of the "degraded" alert in the webhook's notifications, oldest first. */
+    List<String> degradedNotices() {
+        List<String> statuses = new ArrayList<>();
+        for (String body : ALERTS.bodies()) {
+            for (JsonNode alert : json.readTree(body).get("alerts")) {
+                if ("degraded".equals(alert.get("labels").get("alertname").asText())) {
+                    statuses.add(alert.get("status").asText());
+                }
+            }
+        }
+        return statuses;
     }
 
     // --- foundation: one permit per LLM call, released after success and failure ---------------

@@ -99,7 +99,8 @@ public final class GatewayAssembly implements AutoCloseable {
                     + ") is shorter than the call budget (" + config.budget() + "): permits would expire mid-call");
             }
             ConsecutiveFailureBreaker breaker = config.breaker() == null ? null
-                : new ConsecutiveFailureBreaker(config.breaker().failures(), config.breaker().openFor());
+                : new ConsecutiveFailureBreaker(lane.key() + " lane breaker", config.breaker().failures(),
+                    config.breaker().openFor());
             lanes.put(lane, new LanePolicy(lane, config.route(), config.budget(),
                 new RetryPolicy(config.retries(), config.backoff()), permitWait, config.rateLimitWait(), breaker));
             // any configured model may be asked for on any lane (LlmRequest.route)

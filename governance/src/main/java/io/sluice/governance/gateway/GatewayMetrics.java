@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.ToDoubleFunction;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -16,7 +17,8 @@ import io.micrometer.core.instrument.Timer;
  * {@code sluice.gateway.calls{lane,model,outcome}}, {@code sluice.gateway.latency{lane,model}} (histogram),
  * {@code sluice.gateway.permit.wait{lane}}, {@code sluice.gateway.inflight{lane}},
  * {@code sluice.gateway.permits.used|total{lane}}, {@code sluice.gateway.tokens{lane,model,kind}},
- * {@code sluice.gateway.breaker.state{lane}} (0 closed, 1 half-open, 2 open), {@code sluice.gateway.tpm.remaining}.
+ * {@code sluice.gateway.breaker.state{lane}} (0 closed, 1 half-open, 2 open), {@code sluice.gateway.breaker.openings{lane}},
+ * {@code sluice.gateway.tpm.remaining}.
  *
  * <p>Outcomes: ok, retried, rate_limited, timeout, breaker_open, fallback_model, degraded, saturated, cancelled.
  */
@@ -37,6 +39,11 @@ public final class GatewayMetrics {
 
     public <T> void gauge(String name, Lane lane, T state, ToDoubleFunction<T> value) {
         Gauge.builder(name, state, value).tag("lane", lane.key()).register(registry);
+    }
+
+    /** A counter read from {@code state} (monotonic), tagged by lane. */
+    public <T> void counter(String name, Lane lane, T state, ToDoubleFunction<T> value) {
+        FunctionCounter.builder(name, state, value).tag("lane", lane.key()).register(registry);
     }
 
     public <T> void gauge(String name, T state, ToDoubleFunction<T> value) {

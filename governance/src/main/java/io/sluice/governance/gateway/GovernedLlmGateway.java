@@ -73,6 +73,8 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
             if (policy.breaker() != null) {
                 metrics.gauge("sluice.gateway.breaker.state", policy.lane(), policy.breaker(), b -> b.state().ordinal() == 0 ? 0
                     : b.state() == ConsecutiveFailureBreaker.State.HALF_OPEN ? 1 : 2);
+                metrics.counter("sluice.gateway.breaker.openings", policy.lane(), policy.breaker(),
+                    ConsecutiveFailureBreaker::openings);
             }
         }
         metrics.gauge("sluice.gateway.tpm.remaining", rateLimits, r -> r.limit() <= 0 ? -1 : r.remaining());

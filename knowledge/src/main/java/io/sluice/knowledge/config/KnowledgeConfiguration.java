@@ -134,6 +134,11 @@ public class KnowledgeConfiguration {
     }
 
     @Bean
+    io.sluice.knowledge.ingest.ChunkEditor chunkEditor(KnowledgeRepository repository, LuceneIndex index, Embedder embedder) {
+        return new io.sluice.knowledge.ingest.ChunkEditor(repository, index, embedder);
+    }
+
+    @Bean
     FaqService faqService(FaqRepository repository, IngestionService ingestion, FaqSnapshotService snapshots,
             KnowledgeProperties properties) {
         return new FaqService(repository, ingestion, snapshots, properties.faq().publishOnChange());
