@@ -446,4 +446,82 @@ class ChatTiersEndToEndTest {
         assertThat(p95.get("B")).as("no B request waits beyond its bound (4 s) plus slack").isLessThan(6_000);
         await().atMost(Duration.ofSeconds(10)).until(() -> permits.inUse("interactive") == 0);
     }
+
+    // --- issue 13: an operator's FAQ through the documented APIs, the relevance gate, language ---------
+
+    @Test
+    void anImportedEnglishFaqAnswersEnglishQuestionsByKeyAndOffTopicQuestionsGetTheHonestNoAnswer() throws Exception {
+        java.nio.file.Path datasets = java.nio.file.Path.of("").toAbsolutePath();
+        while (!java.nio.file.Files.isDirectory(datasets.resolve("knowledge/src/test/resources/datasets"))) {
+            datasets = datasets.getParent();
+        }
+        datasets = datasets.resolve("knowledge/src/test/resources/datasets");
+        IssuedKey operator = apiKeys.create("operator-" + RUN, ClientTier.STANDARD,
+            java.util.EnumSet.of(io.sluice.api.auth.ApiScope.ADMIN));
+        Http admin = new Http(port, operator.key());
+        String entries = java.nio.file.Files.readString(datasets.resolve("faq-en/entries.jsonl"));
+        HttpResponse<String> imported = admin.send("POST", "/api/v1/knowledge/faq/import", entries,
+            "Content-Type", "application/x-ndjson");
+        JsonNode result = ok(imported);
+        assertThat(result.get("created").asInt() + result.get("updated").asInt()).isEqualTo(64);
+        assertThat(ok(admin.get("/api/v1/knowledge/faq/snapshots")).get("current").get("version").asLong())
+            .isEqualTo(result.get("snapshotVersion").asLong());
+        HttpResponse<String> bad = admin.send("POST", "/api/v1/knowledge/faq/import",
+            "{\"key\":\"x-1\",\"question\":\"secret question\",\"answer\":\"\"}", "Content-Type", "application/x-ndjson");
+        assertThat(bad.statusCode()).isEqualTo(400);
+        assertThat(bad.body()).contains("entry 1").doesNotContain("secret question");
+
+        JsonNode f1 = ask(DegradationLevel.L3, chat("How long do I have to return something?"));
+        assertThat(f1.get("tier").asText()).isEqualTo("F1");
+        assertThat(f1.get("sources").get(0).get("id").asText()).isEqualTo("ret-02");
+        assertThat(f1.get("answer").asText()).startsWith("You have 30 days");
+
+        JsonNode hit = ok(admin.postJson("/api/v1/knowledge/hit-test",
+            "{\"query\":\"How long do I have to return something?\",\"level\":\"L2\"}"));
+        assertThat(hit.get("faq").get("key").asText()).isEqualTo("ret-02");
+        assertThat(hit.get("language").asText()).isEqualTo("en");
+        assertThat(hit.get("tiers")).isNotEmpty();
+        assertThat(hit.get("perLevel")).hasSize(4);
+        assertThat(hit.get("perLevel").get(3).get("chatTier").asText()).isEqualTo("F1");
+
+        // the operator calibrates the relevance bars from labelled tune queries and off-topic questions
+        StringBuilder tune = new StringBuilder();
+        tune.append(java.nio.file.Files.readString(datasets.resolve("faq-en/queries-tune.jsonl")));
+        tune.append(java.nio.file.Files.readString(datasets.resolve("ood/ood-tune.jsonl")));
+        JsonNode calibrated = ok(admin.send("POST", "/api/v1/semantics/relevance/calibrations?force=true", tune.toString(),
+            "Content-Type", "application/x-ndjson"));
+        assertThat(calibrated.get("activated").asBoolean()).isTrue();
+        try {
+            List<String> offTopic = List.of("Who painted the Mona Lisa?", "What is the speed of light?",
+                "Give me a recipe for pancakes", "How do volcanoes form?", "What is the longest river in the world?");
+            int honest = 0;
+            for (String question : offTopic) {
+                boolean everyLevel = true;
+                for (DegradationLevel level : DegradationLevel.values()) {
+                    JsonNode none = ask(level, chat(question));
+                    everyLevel &= none.get("answer").asText().contains("no answer") && none.get("sources").isEmpty();
+                }
+                honest += everyLevel ? 1 : 0;
+            }
+            assertThat(honest).as("off-topic questions with the honest no-answer at every level").isGreaterThanOrEqualTo(4);
+            assertThat(ok(admin.get("/api/v1/semantics/relevance")).get("version").asLong())
+                .isEqualTo(calibrated.get("version").asLong());
+        } finally {
+            ok(admin.send("POST", "/api/v1/semantics/relevance/rollback", null));
+        }
+
+        StringBuilder labelled = new StringBuilder("query,key\n");
+        for (String line : java.nio.file.Files.readAllLines(datasets.resolve("faq-en/queries-heldout.jsonl")).subList(0, 12)) {
+            JsonNode q = json.readTree(line);
+            labelled.append('"').append(q.get("query").asText()).append("\",").append(q.get("key").asText()).append('\n');
+        }
+        labelled.append("What is the capital of France?,\nWho painted the Mona Lisa?,\n");
+        JsonNode report = ok(admin.send("POST", "/api/v1/semantics/evaluations/faq-queries", labelled.toString(),
+            "Content-Type", "text/csv"));
+        assertThat(report.get("kind").asText()).isEqualTo("faq-queries");
+        assertThat(report.get("items").asInt()).isEqualTo(14);
+        assertThat(report.get("metrics").get("hit@5").asDouble()).isGreaterThan(0.5);
+        assertThat(report.get("metrics").has("out-of-domain-no-answer")).isTrue();
+        assertThat(ok(admin.get("/api/v1/semantics/evaluations/faq-queries/latest")).get("items").asInt()).isEqualTo(14);
+    }
 }

@@ -188,6 +188,13 @@ public class KnowledgeConfiguration {
         return new KnowledgeAnswerService(chain, composer);
     }
 
+    /** The one F1 path (chain first, then the snapshot; relevance bars from the caller's plan). */
+    @Bean
+    io.sluice.knowledge.answer.FaqAnswerFinder faqAnswerFinder(RetrievalChain chain, FaqSnapshotService snapshots,
+            Embedder embedder, EnglishModel english) {
+        return new io.sluice.knowledge.answer.FaqAnswerFinder(chain, snapshots, embedder, english.embedder());
+    }
+
     @Bean
     HitTestService hitTestService(RetrievalChain chain, Embedder embedder, KnowledgeExecutors executors) {
         return new HitTestService(chain, embedder, executors.tiers());
