@@ -98,8 +98,31 @@ public final class RuleIntentClassifier {
         }
     }
 
+    /** Number of rule features ({@link #features}): one per sample intent. */
+    public static final int FEATURES = Intent.values().length;
+
+    /**
+     * The rules' score of every sample intent (by ordinal), scaled to about 0..1: what the trained
+     * model reads beside the embedding, so an operator's model can learn how far to trust each rule.
+     */
+    public float[] features(String message) {
+        String text = matchable(message);
+        float[] out = new float[FEATURES];
+        for (Rule rule : RULES) {
+            if (rule.find(text) != null) {
+                out[rule.intent().ordinal()] += (float) (rule.weight() / 2.5);
+            }
+        }
+        return out;
+    }
+
+    /** The text the rules match: lower case (English rules are written lower case). */
+    static String matchable(String message) {
+        return message == null ? "" : message.toLowerCase(Locale.ROOT);
+    }
+
     public IntentResult classify(String message) {
-        String text = message == null ? "" : message.toLowerCase(Locale.ROOT);
+        String text = matchable(message);
         Map<Intent, Double> scores = new EnumMap<>(Intent.class);
         Map<Intent, List<String>> evidence = new EnumMap<>(Intent.class);
         for (Rule rule : RULES) {
