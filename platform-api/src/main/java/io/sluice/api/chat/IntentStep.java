@@ -23,7 +23,7 @@ public final class IntentStep implements ChatStep {
 
     public IntentStep(RuleIntentClassifier rules, Iterable<IntentEnhancer> enhancers, double confidentAbove,
             IntentMetrics metrics) {
-        this(new OnlineIntent(rules, enhancers, confidentAbove, metrics, null, false, 1.0));
+        this(new OnlineIntent(rules, enhancers, confidentAbove, metrics, null, () -> null, 1.0));
     }
 
     public IntentStep(RuleIntentClassifier rules, Iterable<IntentEnhancer> enhancers, double confidentAbove) {

@@ -2,6 +2,7 @@ package io.sluice.api.intent;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.api.chat.ChatProperties;
+import io.sluice.knowledge.config.EnglishModel;
 import io.sluice.knowledge.embedding.Embedder;
 import io.sluice.semantics.intent.IntentModel;
 import io.sluice.semantics.intent.IntentModelCodec;
@@ -37,8 +38,9 @@ public class IntentModelConfiguration {
     }
 
     @Bean
-    IntentFeatures intentFeatures(Embedder embedder, RuleIntentClassifier rules) {
-        return new IntentFeatures(embedder, rules);
+    IntentFeatures intentFeatures(Embedder embedder, ObjectProvider<EnglishModel> english, RuleIntentClassifier rules) {
+        EnglishModel en = english.getIfAvailable();
+        return new IntentFeatures(embedder, en == null ? null : en.embedder(), rules);
     }
 
     @Bean
@@ -51,7 +53,8 @@ public class IntentModelConfiguration {
     OnlineIntent onlineIntent(RuleIntentClassifier rules, ObjectProvider<IntentEnhancer> enhancers, ChatProperties chat,
             MeterRegistry meters, TrainedIntents trained, IntentModelProperties properties) {
         return new OnlineIntent(rules, enhancers.orderedStream().toList(), chat.intentConfidentAbove(),
-            new IntentMetrics(meters), trained, properties.enabled(), properties.ruleOverrideAbove());
+            new IntentMetrics(meters), trained.features(), properties.enabled() ? trained::model : () -> null,
+            properties.ruleOverrideAbove());
     }
 
     @Bean(destroyMethod = "close")

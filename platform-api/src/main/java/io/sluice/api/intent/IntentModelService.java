@@ -200,6 +200,8 @@ public class IntentModelService implements AutoCloseable {
         out.put("heldOut", mine.items());
         out.put("trainingExamples", result.trainingExamples());
         out.put("trainingMillis", result.trainingMillis());
+        out.put("embeddingMillis", result.embeddingMillis());
+        out.put("sFloor", result.model().sFloor());
         out.put("c", result.c());
         out.put("temperature", result.model().temperature());
         out.put("metrics", mine.metrics());

@@ -1,6 +1,7 @@
 package io.sluice.api.intent;
 
 import java.util.List;
+import java.util.function.Supplier;
 
 import io.sluice.semantics.intent.IntentModel;
 
@@ -19,28 +20,28 @@ public final class OnlineIntent {
     private final Iterable<IntentEnhancer> enhancers;
     private final double confidentAbove;
     private final IntentMetrics metrics;
-    private final TrainedIntents trained;
-    private final boolean modelEnabled;
+    private final IntentFeatures features;
+    private final Supplier<IntentModel> active;
     private final double ruleOverrideAbove;
 
     /**
-     * @param trained      the trained model holder (null: never a model)
-     * @param modelEnabled false = the online decision never uses the active model ({@code sluice.semantics.intent.enabled})
+     * @param features the trained model's features (null: never a model)
+     * @param active   the model answering now, or null (then the rules and enhancers decide)
      */
     public OnlineIntent(RuleIntentClassifier rules, Iterable<IntentEnhancer> enhancers, double confidentAbove,
-            IntentMetrics metrics, TrainedIntents trained, boolean modelEnabled, double ruleOverrideAbove) {
+            IntentMetrics metrics, IntentFeatures features, Supplier<IntentModel> active, double ruleOverrideAbove) {
         this.rules = rules;
         this.enhancers = enhancers;
         this.confidentAbove = confidentAbove;
         this.metrics = metrics;
-        this.trained = trained;
-        this.modelEnabled = modelEnabled;
+        this.features = features;
+        this.active = active;
         this.ruleOverrideAbove = ruleOverrideAbove;
     }
 
     /** Classifies with the active model (or without one when none is active). */
     public IntentResult classify(String message, IntentPath path) {
-        return classify(message, path, trained == null || !modelEnabled ? null : trained.model());
+        return classify(message, path, features == null ? null : active.get());
     }
 
     /** Classifies as the chat would with {@code model} active (null = no model: rules and enhancers). */
@@ -49,7 +50,7 @@ public final class OnlineIntent {
         IntentResult byRules = rules.classify(message);
         IntentResult result;
         if (model != null) {
-            result = decide(model, trained.features().of(message), byRules, ruleOverrideAbove);
+            result = decide(model, features.of(message), byRules, ruleOverrideAbove);
         } else {
             result = byRules;
             for (IntentEnhancer enhancer : enhancers) {

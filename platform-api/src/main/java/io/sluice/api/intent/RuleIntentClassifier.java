@@ -8,6 +8,8 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.sluice.knowledge.text.TextNormalizer;
+
 /**
  * Keyword and pattern rules, Chinese and English, always present. Each intent scores the weights of
  * its rules that match; the highest score wins, ties go to the more urgent priority class, and no
@@ -116,9 +118,12 @@ public final class RuleIntentClassifier {
         return out;
     }
 
-    /** The text the rules match: lower case (English rules are written lower case). */
+    /**
+     * The text the rules match: the one normalisation (case fold, width, Traditional → Simplified), so
+     * 盜刷 matches the rule 盗刷 and "STOLEN" matches "stolen"; then lower case (the rules are written so).
+     */
     static String matchable(String message) {
-        return message == null ? "" : message.toLowerCase(Locale.ROOT);
+        return TextNormalizer.normalize(message).toLowerCase(Locale.ROOT);
     }
 
     public IntentResult classify(String message) {

@@ -17,13 +17,14 @@ import de.bwaldvogel.liblinear.SolverType;
 
 /**
  * Trains an {@link IntentModel} from the taxonomy: L2-regularised multinomial-style logistic regression
- * (liblinear, one-vs-rest, BSD-3) over the message features, then a softmax temperature fitted on a
- * calibration part of the training split so that the probabilities are calibrated.
+ * (liblinear, one-vs-rest, BSD-3) over the message features, then a softmax temperature fitted on
+ * out-of-fold scores so that the probabilities are calibrated.
  *
  * <p>The split is deterministic (by a hash of each text, per intent, stratified): the held-out part is
  * never seen by training or calibration and is what the model is evaluated and compared on. The
- * regularisation C is chosen on the calibration part among a few values, then the model is trained
- * again on the whole training split.
+ * regularisation C, the temperature and the S floor are chosen on out-of-fold scores of the training
+ * split (each example scored by a model that did not see it), then the model is trained on the whole
+ * training split.
  */
 public final class IntentTrainer {
 
@@ -34,7 +35,8 @@ public final class IntentTrainer {
     /**
      * @param heldOutFraction part of each intent's examples kept out of training for evaluation
      * @param minConfidence   the model's out-of-domain point (top probability below it → B)
-     * @param sFloor          S probability mass at which a message is S
+     * @param sFloor          the highest S floor (S probability mass at which a message is S); training lowers
+     *                        it until the out-of-fold S→B rate is within 2 %
      */
     public record Settings(double heldOutFraction, double minConfidence, double sFloor) {
         public Settings {
@@ -49,10 +51,13 @@ public final class IntentTrainer {
 
     /** A trained model with its held-out split (texts with their features, to evaluate on). */
     public record Trained(IntentModel model, List<LabelledText> heldOut, int trainingExamples, double c,
-            long trainingMillis) {
+            long trainingMillis, long embeddingMillis) {
     }
 
     private static final double[] C_CANDIDATES = {4, 16, 64};
+
+    /** The S→B rate the S floor is chosen to stay within (on out-of-fold decisions). */
+    static final double TARGET_S_TO_B = 0.02;
 
     private final Function<List<String>, List<float[]>> features;
 
@@ -71,50 +76,133 @@ public final class IntentTrainer {
         List<String> keys = usable.stream().map(IntentDefinition::key).toList();
         List<String> priorities = usable.stream().map(IntentDefinition::priority).toList();
         List<LabelledText> train = new ArrayList<>();
-        List<LabelledText> calibrate = new ArrayList<>();
         List<LabelledText> heldOut = new ArrayList<>();
         for (IntentDefinition intent : usable) {
             List<String> texts = intent.examples().stream().distinct()
                 .sorted(Comparator.comparingLong(IntentTrainer::hash).thenComparing(Comparator.naturalOrder())).toList();
             int n = texts.size();
             int held = n >= 3 ? Math.max(1, (int) Math.round(n * settings.heldOutFraction())) : 0;
-            int cal = n - held >= 4 ? Math.max(1, (int) Math.round((n - held) * 0.15)) : 0;
             for (int i = 0; i < n; i++) {
-                LabelledText t = new LabelledText(texts.get(i), intent.key());
-                (i < held ? heldOut : i < held + cal ? calibrate : train).add(t);
+                (i < held ? heldOut : train).add(new LabelledText(texts.get(i), intent.key()));
             }
         }
-        Map<String, float[]> x = embed(train, calibrate);
-        int classes = keys.size();
+        Map<String, float[]> x = embed(train);
+        long embedded = System.nanoTime();
+        // out-of-fold scores of every training example: choose C, the temperature and the S floor on them,
+        // never on the held-out split
+        int folds = train.size() > 3_000 ? 2 : 3;
         double bestC = C_CANDIDATES[1];
+        double[][] bestScores = null;
         double temperature = 1;
-        if (!calibrate.isEmpty()) {
-            double bestLoss = Double.POSITIVE_INFINITY;
-            for (double c : C_CANDIDATES) {
-                float[][] w = fit(train, keys, x, c);
-                double[] fitted = fitTemperature(w, calibrate, keys, x);
-                if (fitted[1] < bestLoss) {
-                    bestLoss = fitted[1];
-                    bestC = c;
-                    temperature = fitted[0];
-                }
+        double bestLoss = Double.POSITIVE_INFINITY;
+        for (double c : C_CANDIDATES) {
+            double[][] scores = outOfFold(train, keys, priorities, x, c, folds);
+            double[] fitted = fitTemperature(scores, train, keys);
+            if (fitted[1] < bestLoss) {
+                bestLoss = fitted[1];
+                bestC = c;
+                temperature = fitted[0];
+                bestScores = scores;
             }
         }
-        List<LabelledText> all = new ArrayList<>(train);
-        all.addAll(calibrate);
-        float[][] weights = fit(all, keys, x, bestC);
-        IntentModel model = new IntentModel(keys, priorities, weights, temperature, settings.minConfidence(),
-            settings.sFloor(), embedder, heldOut);
-        if (classes != model.keys().size()) {
-            throw new IllegalStateException("class count changed");
-        }
-        return new Trained(model, heldOut, all.size(), bestC, (System.nanoTime() - started) / 1_000_000);
+        double sFloor = chooseSFloor(bestScores, temperature, train, keys, priorities, settings);
+        float[][] weights = fit(train, keys, priorities, x, bestC);
+        IntentModel model = new IntentModel(keys, priorities, weights, temperature, settings.minConfidence(), sFloor,
+            embedder, heldOut);
+        long done = System.nanoTime();
+        return new Trained(model, heldOut, train.size(), bestC, (done - started) / 1_000_000,
+            (embedded - started) / 1_000_000);
     }
 
-    private Map<String, float[]> embed(List<LabelledText> a, List<LabelledText> b) {
+    /** Each training example scored by a model that did not see it (folds by position in the hashed order). */
+    private static double[][] outOfFold(List<LabelledText> train, List<String> keys, List<String> priorities,
+            Map<String, float[]> x, double c, int folds) {
+        double[][] scores = new double[train.size()][];
+        for (int f = 0; f < folds; f++) {
+            List<LabelledText> in = new ArrayList<>();
+            List<Integer> out = new ArrayList<>();
+            for (int i = 0; i < train.size(); i++) {
+                if (i % folds == f) {
+                    out.add(i);
+                } else {
+                    in.add(train.get(i));
+                }
+            }
+            float[][] w = fit(in, keys, priorities, x, c);
+            for (int i : out) {
+                scores[i] = scoresOf(w, x.get(train.get(i).text()));
+            }
+        }
+        return scores;
+    }
+
+    static double[] scoresOf(float[][] w, float[] x) {
+        double[] s = new double[w.length];
+        for (int c = 0; c < w.length; c++) {
+            double sum = w[c][x.length];
+            for (int i = 0; i < x.length; i++) {
+                sum += w[c][i] * x[i];
+            }
+            s[c] = sum;
+        }
+        return s;
+    }
+
+    static double[] softmax(double[] scores, double temperature) {
+        double max = Double.NEGATIVE_INFINITY;
+        for (double v : scores) {
+            max = Math.max(max, v / temperature);
+        }
+        double[] p = new double[scores.length];
+        double total = 0;
+        for (int c = 0; c < p.length; c++) {
+            p[c] = Math.exp(scores[c] / temperature - max);
+            total += p[c];
+        }
+        for (int c = 0; c < p.length; c++) {
+            p[c] /= total;
+        }
+        return p;
+    }
+
+    /**
+     * The S floor: the highest one (fewest needless S) whose out-of-fold S→B rate is within the target,
+     * ties broken by priority accuracy; with no S intents it does not matter.
+     */
+    private static double chooseSFloor(double[][] scores, double temperature, List<LabelledText> train, List<String> keys,
+            List<String> priorities, Settings settings) {
+        double best = settings.sFloor();
+        double bestAccuracy = -1;
+        boolean bestMeets = false;
+        for (double floor = settings.sFloor(); floor >= 0.099; floor -= 0.05) {
+            IntentModel probe = new IntentModel(keys, priorities, new float[keys.size()][2], 1, settings.minConfidence(),
+                floor, "", List.of());
+            int s = 0;
+            int sToB = 0;
+            int correct = 0;
+            for (int i = 0; i < train.size(); i++) {
+                String expected = priorities.get(keys.indexOf(train.get(i).intent()));
+                String decided = probe.decide(softmax(scores[i], temperature)).priority();
+                correct += expected.equals(decided) ? 1 : 0;
+                if (expected.equals("S")) {
+                    s++;
+                    sToB += decided.equals("B") ? 1 : 0;
+                }
+            }
+            boolean meets = s == 0 || (double) sToB / s <= TARGET_S_TO_B;
+            double accuracy = (double) correct / train.size();
+            if (meets && (!bestMeets || accuracy > bestAccuracy) || !bestMeets && !meets && accuracy > bestAccuracy) {
+                best = floor;
+                bestAccuracy = accuracy;
+                bestMeets = meets;
+            }
+        }
+        return best;
+    }
+
+    private Map<String, float[]> embed(List<LabelledText> a) {
         List<String> texts = new ArrayList<>();
         a.forEach(t -> texts.add(t.text()));
-        b.forEach(t -> texts.add(t.text()));
         List<String> distinct = texts.stream().distinct().toList();
         List<float[]> vectors = features.apply(distinct);
         Map<String, float[]> out = new LinkedHashMap<>();
@@ -125,7 +213,14 @@ public final class IntentTrainer {
     }
 
     /** liblinear L2R_LR; returns one weight vector per class (bias last). */
-    static float[][] fit(List<LabelledText> examples, List<String> keys, Map<String, float[]> x, double c) {
+    /**
+     * Misclassification cost of an S example relative to others: an urgent request sent to the slowest
+     * lane is the costliest mistake, so S examples weigh more in the loss (liblinear class weights).
+     */
+    static final double S_WEIGHT = 2.0;
+
+    static float[][] fit(List<LabelledText> examples, List<String> keys, List<String> priorities,
+            Map<String, float[]> x, double c) {
         int d = x.values().iterator().next().length;
         Problem problem = new Problem();
         problem.l = examples.size();
@@ -138,7 +233,19 @@ public final class IntentTrainer {
             problem.y[i] = keys.indexOf(t.intent());
             problem.x[i] = nodes(x.get(t.text()));
         }
-        Model model = Linear.train(problem, new Parameter(SolverType.L2R_LR, c, 0.01));
+        Parameter parameter = new Parameter(SolverType.L2R_LR, c, 0.01);
+        List<Integer> sLabels = new ArrayList<>();
+        for (int k = 0; k < keys.size(); k++) {
+            if ("S".equals(priorities.get(k))) {
+                sLabels.add(k);
+            }
+        }
+        if (!sLabels.isEmpty()) {
+            double[] weights = new double[sLabels.size()];
+            java.util.Arrays.fill(weights, S_WEIGHT);
+            parameter.setWeights(weights, sLabels.stream().mapToInt(Integer::intValue).toArray());
+        }
+        Model model = Linear.train(problem, parameter);
         double[] w = model.getFeatureWeights();
         int[] labels = model.getLabels();
         int nrClass = model.getNrClass();
@@ -167,24 +274,22 @@ public final class IntentTrainer {
         return nodes;
     }
 
-    /** The temperature minimising the calibration part's log loss, and that loss. */
-    private static double[] fitTemperature(float[][] w, List<LabelledText> calibrate, List<String> keys,
-            Map<String, float[]> x) {
+    /** The temperature minimising the out-of-fold log loss, and that loss. */
+    private static double[] fitTemperature(double[][] scores, List<LabelledText> train, List<String> keys) {
         double bestT = 1;
         double bestLoss = Double.POSITIVE_INFINITY;
         for (double t = 0.05; t <= 20; t *= 1.15) {
-            IntentModel probe = new IntentModel(keys, keys.stream().map(k -> "B").toList(), w, t, 0, 1, "", List.of());
             double loss = 0;
-            for (LabelledText example : calibrate) {
-                double[] p = probe.probabilities(x.get(example.text()));
-                loss -= Math.log(Math.max(1e-12, p[keys.indexOf(example.intent())]));
+            for (int i = 0; i < train.size(); i++) {
+                double[] p = softmax(scores[i], t);
+                loss -= Math.log(Math.max(1e-12, p[keys.indexOf(train.get(i).intent())]));
             }
             if (loss < bestLoss) {
                 bestLoss = loss;
                 bestT = t;
             }
         }
-        return new double[] {bestT, bestLoss / calibrate.size()};
+        return new double[] {bestT, bestLoss / train.size()};
     }
 
     /** A stable hash of a text (FNV-1a 64), so the same taxonomy always splits the same way. */
