@@ -63,8 +63,10 @@ class IntentsConsoleController {
         Optional<StoredModel> shown = version != null ? models.find(version)
             : versions.stream().filter(StoredModel::current).findFirst().or(() -> versions.stream().findFirst());
         shown.ifPresent(m -> {
+            Map<?, ?> evaluation = m.evaluation() == null ? Map.of() : json.readValue(m.evaluation(), Map.class);
             model.addAttribute("shown", m);
-            model.addAttribute("evaluation", m.evaluation() == null ? Map.of() : json.readValue(m.evaluation(), Map.class));
+            model.addAttribute("evaluation", evaluation);
+            model.addAttribute("confusion", ConfusionRow.of(evaluation));
         });
         evaluations.latest("intent").ifPresent(r -> {
             model.addAttribute("latestEvaluation", r);
@@ -77,6 +79,23 @@ class IntentsConsoleController {
         model.addAttribute("editing", editing);
         model.addAttribute("editingExamples", editing == null ? "" : String.join("\n", editing.examples()));
         return "intents";
+    }
+
+    /** One row of the priority confusion matrix with the class's precision and recall, ready for the page. */
+    record ConfusionRow(String expected, List<Object> decided, Object precision, Object recall) {
+        static List<ConfusionRow> of(Map<?, ?> evaluation) {
+            if (!(evaluation.get("classes") instanceof List<?> classes) || !(evaluation.get("confusion") instanceof List<?> rows)
+                    || !(evaluation.get("perPriority") instanceof Map<?, ?> per)) {
+                return List.of();
+            }
+            List<ConfusionRow> out = new java.util.ArrayList<>();
+            for (int i = 0; i < classes.size() && i < rows.size(); i++) {
+                String c = String.valueOf(classes.get(i));
+                Map<?, ?> pr = per.get(c) instanceof Map<?, ?> m ? m : Map.of();
+                out.add(new ConfusionRow(c, List.copyOf((List<?>) rows.get(i)), pr.get("precision"), pr.get("recall")));
+            }
+            return out;
+        }
     }
 
     @PostMapping("/console/intents/save")
