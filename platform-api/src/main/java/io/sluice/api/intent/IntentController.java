@@ -57,7 +57,8 @@ public class IntentController {
     static final URI INVALID_IMPORT = URI.create("https://sluice.dev/problems/invalid-intent-import");
     static final URI MODEL_WORSE = URI.create("https://sluice.dev/problems/intent-model-worse");
     static final URI TRAINING_RUNNING = URI.create("https://sluice.dev/problems/intent-training-running");
-    static final int MAX_FILE = 20 * 1024 * 1024;
+    /** Like document uploads ({@code sluice.ingress.max-upload-bytes}, multipart max-file-size): 8 MB. */
+    static final int MAX_FILE = 8 * 1024 * 1024;
 
     private final IntentTaxonomy taxonomy;
     private final IntentModelService models;
