@@ -8,9 +8,10 @@ import io.sluice.knowledge.embedding.Scripts;
 
 /**
  * What the trained intent model reads of a message, through the one embedding front (which normalises
- * case, width and script): the primary embedding; when an English model is configured, its embedding
- * of Latin-script messages (zeros for others — routed by script like retrieval); then the rules' score
- * of every sample intent. The same function serves training and the online decision, so they can
+ * case, width and script), routed by script like retrieval: a Latin-script message is embedded by the
+ * English model when one is configured (the main model's part stays zero), any other by the main
+ * model (the English part stays zero) — one embedding per message; then the rules' score of every
+ * sample intent. The same function serves training and the online decision, so they can
  * never disagree on features.
  */
 public final class IntentFeatures {
@@ -40,8 +41,10 @@ public final class IntentFeatures {
     }
 
     public float[] of(String message) {
-        float[] en = english != null && Scripts.latin(message) ? english.embed(message) : null;
-        return join(embedder.embed(message), en, rules.features(message));
+        if (english != null && Scripts.latin(message)) {
+            return join(null, english.embed(message), rules.features(message));   // routed: one model per message
+        }
+        return join(embedder.embed(message), null, rules.features(message));
     }
 
     /** Features of many messages, embedded in batches. */
@@ -49,18 +52,16 @@ public final class IntentFeatures {
         List<float[]> out = new ArrayList<>(messages.size());
         for (int from = 0; from < messages.size(); from += 64) {
             List<String> batch = messages.subList(from, Math.min(messages.size(), from + 64));
-            List<float[]> vectors = embedder.embedAll(batch);
-            List<float[]> en = new ArrayList<>();
-            if (english != null) {
-                List<String> latin = batch.stream().filter(Scripts::latin).toList();
-                List<float[]> embedded = latin.isEmpty() ? List.of() : english.embedAll(latin);
-                int next = 0;
-                for (String text : batch) {
-                    en.add(Scripts.latin(text) ? embedded.get(next++) : null);
-                }
-            }
-            for (int i = 0; i < batch.size(); i++) {
-                out.add(join(vectors.get(i), english == null ? null : en.get(i), rules.features(batch.get(i))));
+            List<String> latin = english == null ? List.of() : batch.stream().filter(Scripts::latin).toList();
+            List<String> other = english == null ? batch : batch.stream().filter(t -> !Scripts.latin(t)).toList();
+            List<float[]> en = latin.isEmpty() ? List.of() : english.embedAll(latin);
+            List<float[]> main = other.isEmpty() ? List.of() : embedder.embedAll(other);
+            int nextLatin = 0;
+            int nextOther = 0;
+            for (String text : batch) {
+                boolean routedToEnglish = english != null && Scripts.latin(text);
+                out.add(routedToEnglish ? join(null, en.get(nextLatin++), rules.features(text))
+                    : join(main.get(nextOther++), null, rules.features(text)));
             }
         }
         return out;
@@ -68,12 +69,15 @@ public final class IntentFeatures {
 
     private float[] join(float[] embedding, float[] en, float[] ruleScores) {
         int englishSize = english == null ? 0 : english.dimension();
-        float[] x = new float[embedding.length + englishSize + ruleScores.length];
-        System.arraycopy(embedding, 0, x, 0, embedding.length);
-        if (en != null) {
-            System.arraycopy(en, 0, x, embedding.length, en.length);
+        int mainSize = embedder.dimension();
+        float[] x = new float[mainSize + englishSize + ruleScores.length];
+        if (embedding != null) {
+            System.arraycopy(embedding, 0, x, 0, embedding.length);
         }
-        System.arraycopy(ruleScores, 0, x, embedding.length + englishSize, ruleScores.length);
+        if (en != null) {
+            System.arraycopy(en, 0, x, mainSize, en.length);
+        }
+        System.arraycopy(ruleScores, 0, x, mainSize + englishSize, ruleScores.length);
         return x;
     }
 }

@@ -90,13 +90,17 @@ public final class IntentTrainer {
         long embedded = System.nanoTime();
         // out-of-fold scores of every training example: choose C, the temperature and the S floor on them,
         // never on the held-out split
-        int folds = train.size() > 3_000 ? 2 : 3;
-        double bestC = C_CANDIDATES[1];
+        // large problems (many examples × many intents) keep training in seconds: the dual solver, one C, 2 folds
+        boolean large = (long) train.size() * keys.size() > LARGE;
+        Solver solver = large ? new Solver(SolverType.L2R_LR_DUAL, 0.1) : new Solver(SolverType.L2R_LR, 0.01);
+        int folds = large ? 2 : 3;
+        double[] candidates = large ? new double[] {16} : C_CANDIDATES;
+        double bestC = candidates[0];
         double[][] bestScores = null;
         double temperature = 1;
         double bestLoss = Double.POSITIVE_INFINITY;
-        for (double c : C_CANDIDATES) {
-            double[][] scores = outOfFold(train, keys, priorities, x, c, folds);
+        for (double c : candidates) {
+            double[][] scores = outOfFold(train, keys, priorities, x, c, folds, solver);
             double[] fitted = fitTemperature(scores, train, keys);
             if (fitted[1] < bestLoss) {
                 bestLoss = fitted[1];
@@ -106,7 +110,7 @@ public final class IntentTrainer {
             }
         }
         double sFloor = chooseSFloor(bestScores, temperature, train, keys, priorities, settings);
-        float[][] weights = fit(train, keys, priorities, x, bestC);
+        float[][] weights = fit(train, keys, priorities, x, bestC, solver);
         IntentModel model = new IntentModel(keys, priorities, weights, temperature, settings.minConfidence(), sFloor,
             embedder, heldOut);
         long done = System.nanoTime();
@@ -116,7 +120,7 @@ public final class IntentTrainer {
 
     /** Each training example scored by a model that did not see it (folds by position in the hashed order). */
     private static double[][] outOfFold(List<LabelledText> train, List<String> keys, List<String> priorities,
-            Map<String, float[]> x, double c, int folds) {
+            Map<String, float[]> x, double c, int folds, Solver solver) {
         double[][] scores = new double[train.size()][];
         for (int f = 0; f < folds; f++) {
             List<LabelledText> in = new ArrayList<>();
@@ -128,7 +132,7 @@ public final class IntentTrainer {
                     in.add(train.get(i));
                 }
             }
-            float[][] w = fit(in, keys, priorities, x, c);
+            float[][] w = fit(in, keys, priorities, x, c, solver);
             for (int i : out) {
                 scores[i] = scoresOf(w, x.get(train.get(i).text()));
             }
@@ -219,8 +223,15 @@ public final class IntentTrainer {
      */
     static final double S_WEIGHT = 2.0;
 
+    /** A liblinear solver and its stopping tolerance. */
+    record Solver(SolverType type, double eps) {
+    }
+
+    /** Examples × intents above which training takes the fast path (dual solver, fixed C, 2 folds). */
+    static final long LARGE = 30_000;
+
     static float[][] fit(List<LabelledText> examples, List<String> keys, List<String> priorities,
-            Map<String, float[]> x, double c) {
+            Map<String, float[]> x, double c, Solver solver) {
         int d = x.values().iterator().next().length;
         Problem problem = new Problem();
         problem.l = examples.size();
@@ -233,7 +244,7 @@ public final class IntentTrainer {
             problem.y[i] = keys.indexOf(t.intent());
             problem.x[i] = nodes(x.get(t.text()));
         }
-        Parameter parameter = new Parameter(SolverType.L2R_LR, c, 0.01);
+        Parameter parameter = new Parameter(solver.type(), c, solver.eps());
         List<Integer> sLabels = new ArrayList<>();
         for (int k = 0; k < keys.size(); k++) {
             if ("S".equals(priorities.get(k))) {
