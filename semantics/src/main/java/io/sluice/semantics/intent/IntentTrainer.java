@@ -276,13 +276,16 @@ public final class IntentTrainer {
         return weights;
     }
 
+    /** Sparse: only non-zero features (a message fills one script's embedding part), then the bias. */
     private static Feature[] nodes(float[] v) {
-        Feature[] nodes = new Feature[v.length + 1];
+        List<Feature> nodes = new ArrayList<>(v.length + 1);
         for (int i = 0; i < v.length; i++) {
-            nodes[i] = new FeatureNode(i + 1, v[i]);
+            if (v[i] != 0f) {
+                nodes.add(new FeatureNode(i + 1, v[i]));
+            }
         }
-        nodes[v.length] = new FeatureNode(v.length + 1, 1.0);
-        return nodes;
+        nodes.add(new FeatureNode(v.length + 1, 1.0));
+        return nodes.toArray(Feature[]::new);
     }
 
     /** The temperature minimising the out-of-fold log loss, and that loss. */
