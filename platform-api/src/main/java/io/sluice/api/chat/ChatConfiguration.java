@@ -68,10 +68,12 @@ public class ChatConfiguration {
 
     @Bean
     IntentStep intentStep(RuleIntentClassifier rules, ObjectProvider<IntentEnhancer> enhancers, ChatProperties properties,
-            MeterRegistry meters) {
-        // kNN before the LLM: @Order on the enhancer beans (io.sluice.api.intent.IntentConfiguration)
-        return new IntentStep(rules, enhancers.orderedStream().toList(), properties.intentConfidentAbove(),
-            new IntentMetrics(meters));
+            MeterRegistry meters, ObjectProvider<io.sluice.api.intent.OnlineIntent> online) {
+        // the trained model when io.sluice.api.intent.IntentModelConfiguration is present; else the rules and
+        // the enhancers, kNN before the LLM (@Order on the enhancer beans, io.sluice.api.intent.IntentConfiguration)
+        io.sluice.api.intent.OnlineIntent intent = online.getIfAvailable();
+        return intent != null ? new IntentStep(intent) : new IntentStep(rules, enhancers.orderedStream().toList(),
+            properties.intentConfidentAbove(), new IntentMetrics(meters));
     }
 
     @Bean

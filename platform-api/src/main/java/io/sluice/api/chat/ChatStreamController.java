@@ -151,7 +151,7 @@ public class ChatStreamController {
         public void begin(ChatContext ctx, io.sluice.governance.tier.FidelityTier tier,
                 java.util.List<ChatResponse.Source> sources) {
             begun = true;
-            send(emitter, "meta", meta(tier, sources, ctx.intent() == null ? null : ctx.intent().intent().code(),
+            send(emitter, "meta", meta(tier, sources, ctx.intent() == null ? null : ctx.intent().code(),
                 ctx.priority().name(), false, ctx.queueWaitMs(), ctx.requestId(),
                 ctx.session() == null ? null : ctx.session().id(), ctx.level().name()));
         }
