@@ -17,4 +17,7 @@ if [ ! -f "$jar" ] || [ ! -f "$stamp" ] || [ -n "$(find . -path ./data -prune -o
   ./mvnw -B -q -ntp -DskipTests package
   mv "$stamp.next" "$stamp"
 fi
-exec java ${JAVA_OPTS:-} -jar "$jar" "$@"
+# Footprint defaults (docs/footprint.md): a heap bounded at 1 GB that starts small and gives idle memory
+# back, compact object headers, a smaller code cache. JAVA_OPTS comes after them, so it overrides any.
+SLUICE_JAVA_DEFAULTS="-Xms64m -Xmx1g -XX:+UseCompactObjectHeaders -XX:G1PeriodicGCInterval=30000 -XX:MaxHeapFreeRatio=30 -XX:MinHeapFreeRatio=10 -XX:ReservedCodeCacheSize=128m"
+exec java $SLUICE_JAVA_DEFAULTS ${JAVA_OPTS:-} -jar "$jar" "$@"

@@ -30,9 +30,15 @@ final class Machine {
     /** The local redis-server serving {@code url} (found by its port on the command line), or null. */
     static ProcessHandle redisProcess(String url) {
         int port = URI.create(url).getPort();
-        return ProcessHandle.allProcesses()
-            .filter(p -> p.info().commandLine().map(c -> c.contains("redis-server") && c.contains(":" + port)).orElse(false))
-            .findFirst().orElse(null);
+        // redis-server rewrites its title ("redis-server 127.0.0.1:PORT"): read as /proc shows it
+        return ProcessHandle.allProcesses().filter(p -> {
+            try {
+                String title = Files.readString(Path.of("/proc/" + p.pid() + "/cmdline")).replace('\0', ' ');
+                return title.startsWith("redis-server") && title.contains(":" + port);
+            } catch (IOException | RuntimeException e) {
+                return false;
+            }
+        }).findFirst().orElse(null);
     }
 
     /** A process's resident set in MiB (/proc/PID/status VmRSS), NaN when unreadable. */

@@ -45,6 +45,8 @@ import org.springframework.ai.openai.OpenAiChatOptions;
 public final class SpringAiProviderClient implements ProviderClient {
 
     static final String TAP_HEADER = "X-Sluice-Tap";
+    /** Calls (streams) the HTTP client runs at once: far above any lane's permits, which are the bound. */
+    static final int MAX_CALLS = 100_000;
     /** Idle provider connections kept for reuse (closed after 5 idle minutes): well above any lane's permits. */
     static final int IDLE_CONNECTIONS = 256;
 
@@ -65,7 +67,11 @@ public final class SpringAiProviderClient implements ProviderClient {
             .httpClientBuilderCustomizer(builder -> builder.interceptor(new TapInterceptor())
                 // OkHttp keeps 5 idle connections by default: with more calls in flight than that, every
                 // call past the fifth opened a new connection and closed it after the answer
-                .maxIdleConnections(IDLE_CONNECTIONS).keepAliveDuration(Duration.ofMinutes(5)))
+                .maxIdleConnections(IDLE_CONNECTIONS).keepAliveDuration(Duration.ofMinutes(5))
+                // streams run on OkHttp's dispatcher, one thread each for as long as the stream lasts:
+                // virtual threads, so thousands of open streams pin no platform thread
+                .dispatcherExecutorService(java.util.concurrent.Executors.newThreadPerTaskExecutor(
+                    Thread.ofVirtual().name("sluice-llm-stream-", 0).factory())))
             .build();
         ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "sluice-llm-deadlines");
@@ -215,9 +221,24 @@ public final class SpringAiProviderClient implements ProviderClient {
         }
     }
 
+    private volatile boolean widened;
+
+    /**
+     * The SDK's dispatcher lets 64 async calls (streams) run at once, per host too, and queues the rest:
+     * the gateway's permits bound calls in flight, not this; widened on the first call (queued ones start).
+     */
+    private void widenDispatcher(Call call) {
+        if (!widened && call instanceof okhttp3.internal.connection.RealCall real) {
+            real.getClient().dispatcher().setMaxRequests(MAX_CALLS);
+            real.getClient().dispatcher().setMaxRequestsPerHost(MAX_CALLS);
+            widened = true;
+        }
+    }
+
     private final class TapInterceptor implements Interceptor {
         @Override
         public Response intercept(Chain chain) throws IOException {
+            widenDispatcher(chain.call());
             Request request = chain.request();
             String tapId = request.header(TAP_HEADER);
             Tap tap = tapId == null ? null : taps.get(tapId);
