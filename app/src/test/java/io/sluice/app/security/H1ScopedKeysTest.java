@@ -74,4 +74,19 @@ class H1ScopedKeysTest extends SecuritySuite {
         // and an unmapped path is not found for the operator, as problem+json
         assertProblem(operator().get("/api/v1/not-mapped-anywhere"), 404, "not-found");
     }
+
+    @Test
+    void aReviewDecisionIsSignedByTheKeyThatMadeIt_notByANameInTheBody() {
+        Client reviewer = client("kb-reviewer", "knowledge:write", "knowledge:read");
+        long candidate = jdbc.sql("INSERT INTO faq_candidate (question, occurrences) VALUES (?, 3) RETURNING id")
+            .param("签收后发现少件怎么办-" + RUN).query(Long.class).single();
+
+        HttpResponse<String> rejected = reviewer.http().postJson("/api/v1/faq/candidates/" + candidate + "/reject",
+            "{\"reviewer\":\"the-ceo\"}");
+        assertThat(rejected.statusCode()).as(rejected.body()).isEqualTo(200);
+
+        String signed = jdbc.sql("SELECT reviewed_by FROM faq_candidate WHERE id = ?").param(candidate)
+            .query(String.class).single();
+        assertThat(signed).contains("client " + reviewer.id()).doesNotContain("the-ceo");
+    }
 }

@@ -10,11 +10,13 @@ import io.sluice.batch.faq.FaqSnapshotDistribution;
 import io.sluice.batch.faq.FaqSnapshotStore;
 import io.sluice.knowledge.faq.FaqSnapshot;
 import io.sluice.knowledge.faq.FaqSnapshotService;
+import io.sluice.web.caller.ApiCaller;
 
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestAttribute;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -25,12 +27,15 @@ import org.springframework.web.bind.annotation.RestController;
  *
  * <pre>
  * GET  /api/v1/faq/candidates?status=PROPOSED&amp;limit=100   candidates, most frequent first
- * POST /api/v1/faq/candidates/{id}/approve   {"answer", "key"?, "question"?, "category"?, "reviewer"?} → new FAQ entry
- * POST /api/v1/faq/candidates/{id}/merge     {"faqKey", "reviewer"?} → wordings become phrasings of that entry
- * POST /api/v1/faq/candidates/{id}/reject    {"reviewer"?}
+ * POST /api/v1/faq/candidates/{id}/approve   {"answer", "key"?, "question"?, "category"?} → new FAQ entry
+ * POST /api/v1/faq/candidates/{id}/merge     {"faqKey"} → wordings become phrasings of that entry
+ * POST /api/v1/faq/candidates/{id}/reject
  * GET  /api/v1/faq/snapshots                  this instance's version, the cluster's current and kept versions
  * POST /api/v1/faq/snapshots/{version}/rollback   make a kept version current on every instance
  * </pre>
+ *
+ * <p>The reviewer recorded with a decision is the authenticated client, never a name from the body: a
+ * key cannot sign a decision as someone else.
  */
 @RestController
 @RequestMapping(path = "/api/v1/faq", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -38,13 +43,10 @@ public class FaqReviewController {
 
     private static final Set<String> STATUSES = Set.of("PROPOSED", "APPROVED", "MERGED", "REJECTED");
 
-    public record ApproveRequest(String answer, String key, String question, String category, String reviewer) {
+    public record ApproveRequest(String answer, String key, String question, String category) {
     }
 
-    public record MergeRequest(String faqKey, String reviewer) {
-    }
-
-    public record RejectRequest(String reviewer) {
+    public record MergeRequest(String faqKey) {
     }
 
     public record SnapshotsView(long servingVersion, int servingEntries, Long clusterVersion,
@@ -84,18 +86,25 @@ public class FaqReviewController {
     }
 
     @PostMapping("/candidates/{id}/approve")
-    public FaqCandidate approve(@PathVariable long id, @RequestBody ApproveRequest body) {
-        return review.approve(id, body.key(), body.question(), body.answer(), body.category(), body.reviewer());
+    public FaqCandidate approve(@PathVariable long id, @RequestBody ApproveRequest body,
+            @RequestAttribute(name = ApiCaller.ATTRIBUTE, required = false) ApiCaller caller) {
+        return review.approve(id, body.key(), body.question(), body.answer(), body.category(), reviewer(caller));
     }
 
     @PostMapping("/candidates/{id}/merge")
-    public FaqCandidate merge(@PathVariable long id, @RequestBody MergeRequest body) {
-        return review.merge(id, body.faqKey(), body.reviewer());
+    public FaqCandidate merge(@PathVariable long id, @RequestBody MergeRequest body,
+            @RequestAttribute(name = ApiCaller.ATTRIBUTE, required = false) ApiCaller caller) {
+        return review.merge(id, body.faqKey(), reviewer(caller));
     }
 
     @PostMapping("/candidates/{id}/reject")
-    public FaqCandidate reject(@PathVariable long id, @RequestBody(required = false) RejectRequest body) {
-        return review.reject(id, body == null ? null : body.reviewer());
+    public FaqCandidate reject(@PathVariable long id,
+            @RequestAttribute(name = ApiCaller.ATTRIBUTE, required = false) ApiCaller caller) {
+        return review.reject(id, reviewer(caller));
+    }
+
+    private static String reviewer(ApiCaller caller) {
+        return caller == null ? null : caller.actor();
     }
 
     @GetMapping("/snapshots")

@@ -33,7 +33,7 @@ public class TestKnowledge {
         t.setDaemon(true);
         return t;
     });
-    private static final Embedder EMBEDDER = new CachingEmbedder(new OnnxBgeEmbedder(16, POOL), 2048);
+    private static final Embedder EMBEDDER = new io.sluice.knowledge.embedding.NormalizingEmbedder(new CachingEmbedder(new OnnxBgeEmbedder(16, POOL), 2048));
 
     public static Embedder embedder() {
         return EMBEDDER;

@@ -55,7 +55,7 @@ public final class CacheHitBench {
         Config config = new Config();
         config.useSingleServer().setAddress(Objects.requireNonNull(System.getenv("SLUICE_REDIS_URL"), "SLUICE_REDIS_URL"));
         RedissonClient redisson = Redisson.create(config);
-        Embedder embedder = new CachingEmbedder(new OnnxBgeEmbedder(16, Executors.newFixedThreadPool(2)), 4096);
+        Embedder embedder = new io.sluice.knowledge.embedding.NormalizingEmbedder(new CachingEmbedder(new OnnxBgeEmbedder(16, Executors.newFixedThreadPool(2)), 4096));
         CacheProperties d = CacheProperties.defaults();
         RedisSemanticCache cache = new RedisSemanticCache(redisson, embedder, JsonMapper.builder().build(),
             new CacheProperties(true, prefix, "v1", d.ttl(), d.maxEntries(), d.maxChars(), d.flightLease(), d.flightWait()),

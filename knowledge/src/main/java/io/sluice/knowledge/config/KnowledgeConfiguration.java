@@ -13,6 +13,7 @@ import io.sluice.knowledge.chain.RetrievalTier;
 import io.sluice.knowledge.chain.Tiers;
 import io.sluice.knowledge.embedding.CachingEmbedder;
 import io.sluice.knowledge.embedding.Embedder;
+import io.sluice.knowledge.embedding.NormalizingEmbedder;
 import io.sluice.knowledge.embedding.OnnxBgeEmbedder;
 import io.sluice.knowledge.embedding.OnnxMiniLmEmbedder;
 import io.sluice.knowledge.embedding.OpenAiCompatibleEmbedder;
@@ -64,7 +65,8 @@ public class KnowledgeConfiguration {
             base = new OnnxBgeEmbedder(e.batchSize(), executors.embedding());
             log.info("embeddings: in-process {}", OnnxBgeEmbedder.MODEL_ID);
         }
-        return new CachingEmbedder(base, e.queryCacheSize());
+        // the one embedding front: normalise, then the query LRU (keyed by normalised text), then the model
+        return new NormalizingEmbedder(new CachingEmbedder(base, e.queryCacheSize()));
     }
 
     /**
@@ -83,8 +85,8 @@ public class KnowledgeConfiguration {
         }
         log.info("embeddings: English queries (Lucene KNN, FAQ snapshot) with in-process {}",
             OnnxMiniLmEmbedder.MODEL_ID);
-        return new EnglishModel(new CachingEmbedder(new OnnxMiniLmEmbedder(e.batchSize(), executors.embedding()),
-            e.queryCacheSize()));
+        return new EnglishModel(new NormalizingEmbedder(new CachingEmbedder(
+            new OnnxMiniLmEmbedder(e.batchSize(), executors.embedding()), e.queryCacheSize())));
     }
 
     @Bean(destroyMethod = "close")

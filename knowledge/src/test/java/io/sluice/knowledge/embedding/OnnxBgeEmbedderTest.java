@@ -25,6 +25,6 @@ class OnnxBgeEmbedderTest {
         float[] a = embedder.embed("how long does a refund take");
         float[] b = embedder.embed("how long does a refund take");
         assertThat(b).containsExactly(a);
-        assertThat(((CachingEmbedder) embedder).cachedQueries()).isPositive();
+        assertThat(((CachingEmbedder) ((NormalizingEmbedder) embedder).delegate()).cachedQueries()).isPositive();
     }
 }

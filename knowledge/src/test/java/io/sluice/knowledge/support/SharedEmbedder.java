@@ -5,10 +5,11 @@ import java.util.concurrent.Executors;
 
 import io.sluice.knowledge.embedding.CachingEmbedder;
 import io.sluice.knowledge.embedding.Embedder;
+import io.sluice.knowledge.embedding.NormalizingEmbedder;
 import io.sluice.knowledge.embedding.OnnxBgeEmbedder;
 import io.sluice.knowledge.embedding.OnnxMiniLmEmbedder;
 
-/** One ONNX model for all tests in the JVM (it takes seconds to load). */
+/** One ONNX model for all tests in the JVM (it takes seconds to load), behind the same front as production. */
 public final class SharedEmbedder {
 
     private static final ExecutorService POOL = Executors.newFixedThreadPool(2, r -> {
@@ -16,8 +17,8 @@ public final class SharedEmbedder {
         t.setDaemon(true);
         return t;
     });
-    private static final Embedder INSTANCE = new CachingEmbedder(new OnnxBgeEmbedder(16, POOL), 2048);
-    private static final Embedder ENGLISH = new CachingEmbedder(new OnnxMiniLmEmbedder(16, POOL), 2048);
+    private static final Embedder INSTANCE = new NormalizingEmbedder(new CachingEmbedder(new OnnxBgeEmbedder(16, POOL), 2048));
+    private static final Embedder ENGLISH = new NormalizingEmbedder(new CachingEmbedder(new OnnxMiniLmEmbedder(16, POOL), 2048));
 
     private SharedEmbedder() {
     }
