@@ -34,7 +34,7 @@ final class CapacityReport {
         line("## Instance a after start");
         line("");
         line(String.format("RSS after start and the knowledge bootstrap, before any load: **%.0f MB** (the harness's JVM options:"
-            + " see Method). The idle figure of the embedded default (`scripts/run.sh`) is in docs/footprint.md.", rssMb));
+            + " see Method). The idle figure of the embedded default (`scripts/run.sh`) is in docs/capacity.md.", rssMb));
         line("");
     }
 
