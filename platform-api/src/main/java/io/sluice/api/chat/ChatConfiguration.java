@@ -103,8 +103,10 @@ public class ChatConfiguration {
 
     /** The knowledge chain with the configured plan; top-k comes from the degradation level per request. */
     @Bean
-    PassageRetriever passageRetriever(RetrievalChain chain, RetrievalPlan defaultRetrievalPlan) {
-        return (question, topK) -> chain.retrieve(question, defaultRetrievalPlan.withTopK(topK));
+    PassageRetriever passageRetriever(RetrievalChain chain, RetrievalPlan defaultRetrievalPlan,
+            io.sluice.semantics.relevance.RelevanceModel relevance) {
+        // the relevance bars in service: below them a tier hands over, and finally nothing is found
+        return (question, topK) -> chain.retrieve(question, relevance.apply(defaultRetrievalPlan.withTopK(topK)));
     }
 
     /**
