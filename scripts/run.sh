@@ -60,9 +60,15 @@ if [ ! -f "$jar" ] || [ ! -f "$stamp" ] || { [ -n "$demo_llm" ] && [ ! -f "$mock
   ./mvnw -B -q -ntp -DskipTests package
   mv "$stamp.next" "$stamp"
 fi
+# Footprint defaults (docs/capacity.md): a heap bounded at 1 GB that starts small and gives idle memory
+# back, compact object headers, a smaller code cache. JAVA_OPTS comes after them, so it overrides any.
+SLUICE_JAVA_DEFAULTS="-Xms64m -Xmx1g -XX:+UseCompactObjectHeaders -XX:G1PeriodicGCInterval=30000 -XX:MaxHeapFreeRatio=30 -XX:MinHeapFreeRatio=10 -XX:ReservedCodeCacheSize=128m"
+# glibc gives each thread that mallocs an arena of its own (up to 8 per core): two are enough for the ONNX
+# runtime and the JVM's native allocations, and save tens of MB of resident memory
+export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
 
 if [ -z "$demo_llm" ]; then
-  exec java ${JAVA_OPTS:-} -jar "$jar" ${args[@]+"${args[@]}"}
+  exec java $SLUICE_JAVA_DEFAULTS ${JAVA_OPTS:-} -jar "$jar" ${args[@]+"${args[@]}"}
 fi
 
 # --- --demo-llm: the simulated model beside Sluice, stopped with it ---
@@ -82,7 +88,7 @@ cat >&2 <<EOF_DEMO
 [run] ============================================================================
 EOF_DEMO
 export SLUICE_LLM_BASE_URL="$demo_url/v1" SLUICE_LLM_API_KEY="demo-llm" SLUICE_LLM_SIMULATED=true
-java ${JAVA_OPTS:-} -jar "$jar" ${args[@]+"${args[@]}"} &
+java $SLUICE_JAVA_DEFAULTS ${JAVA_OPTS:-} -jar "$jar" ${args[@]+"${args[@]}"} &
 sluice_pid=$!
 # Ctrl-C reaches both processes (same process group); a kill of this script is passed on to Sluice
 trap 'kill -TERM "$sluice_pid" 2>/dev/null || true' INT TERM

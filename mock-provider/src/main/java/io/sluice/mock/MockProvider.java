@@ -90,7 +90,8 @@ public final class MockProvider implements AutoCloseable {
             System.setProperty("sun.net.httpserver.nodelay", "true");
         }
         try {
-            HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 256);
+            // a backlog for thousands of connections opened at once (the capacity legs: 1,024 and 5,000)
+            HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 8192);
             MockProvider provider = new MockProvider(server);
             server.start();
             return provider;

@@ -44,6 +44,8 @@ public final class OpenAiCompatibleClient implements ProviderClient {
 
     /** Idle connections kept for reuse: well above any lane's permits. */
     static final int IDLE_CONNECTIONS = 256;
+    /** Calls (streams) the HTTP client runs at once: far above any lane's permits, which are the bound. */
+    static final int MAX_CALLS = 100_000;
     private static final MediaType JSON_TYPE = MediaType.get("application/json");
     private static final ObjectMapper JSON = JsonMapper.builder().build();
 
@@ -52,9 +54,12 @@ public final class OpenAiCompatibleClient implements ProviderClient {
 
     public OpenAiCompatibleClient(ProviderEndpoint endpoint) {
         this.endpoint = endpoint;
-        Dispatcher dispatcher = new Dispatcher();
-        dispatcher.setMaxRequests(1024); // streams run on the dispatcher: the gateway's permits bound them
-        dispatcher.setMaxRequestsPerHost(1024);
+        // streams run on the dispatcher, one thread each while the stream lasts: virtual threads, so thousands
+        // of open streams pin no platform thread; the gateway's permits bound them, not this cap
+        Dispatcher dispatcher = new Dispatcher(java.util.concurrent.Executors.newThreadPerTaskExecutor(
+            Thread.ofVirtual().name("sluice-llm-stream-", 0).factory()));
+        dispatcher.setMaxRequests(MAX_CALLS);
+        dispatcher.setMaxRequestsPerHost(MAX_CALLS);
         this.http = new OkHttpClient.Builder()
             .dispatcher(dispatcher)
             .connectionPool(new ConnectionPool(IDLE_CONNECTIONS, 5, TimeUnit.MINUTES))

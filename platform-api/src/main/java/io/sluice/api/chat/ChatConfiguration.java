@@ -111,16 +111,15 @@ public class ChatConfiguration {
         return (question, topK) -> chain.retrieve(question, relevance.apply(defaultRetrievalPlan.withTopK(topK)));
     }
 
-    /** Workers answering SSE streams (bounded: beyond it a stream is refused with 429). */
-    @Bean(destroyMethod = "shutdownNow")
-    java.util.concurrent.ThreadPoolExecutor chatStreamWorkers(ChatProperties properties) {
-        java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
-        return new java.util.concurrent.ThreadPoolExecutor(0, properties.streamWorkers(), 30,
-            java.util.concurrent.TimeUnit.SECONDS, new java.util.concurrent.SynchronousQueue<>(), runnable -> {
-                Thread thread = new Thread(runnable, "sluice-chat-stream-" + n.incrementAndGet());
-                thread.setDaemon(true);
-                return thread;
-            });
+    /**
+     * Runs each SSE stream on a virtual thread of its own: a stream waiting for admission or for the
+     * provider's next token holds no platform thread, so open streams are bounded by
+     * {@code sluice.chat.stream-workers} (a safety cap, more: 429), by admission and by the permits, never by
+     * a pool of threads.
+     */
+    @Bean(destroyMethod = "close")
+    ChatStreamWorkers chatStreamWorkers(ChatProperties properties, MeterRegistry meters) {
+        return new ChatStreamWorkers(properties.streamWorkers(), meters);
     }
 
     @Bean(destroyMethod = "shutdownNow")
