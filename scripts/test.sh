@@ -22,6 +22,11 @@ echo "[test] database: ${SLUICE_DB_URL%%\?*}  redis: $SLUICE_REDIS_URL" >&2
 ./mvnw -B -ntp verify "$@"
 # then the load/chaos harness in short mode, a smoke test of its invariants (not of speed); a full
 # test run only (no extra Maven arguments); SLUICE_BENCH_SMOKE=0 skips it
+# the Redis-facing tests again on a real Redis Cluster and Sentinel set-up (started and stopped there);
+# full runs only, SLUICE_REDIS_TOPOLOGIES=0 skips it
+if [ $# -eq 0 ] && [ "${SLUICE_REDIS_TOPOLOGIES:-1}" != 0 ]; then
+  bash scripts/test-redis-topologies.sh
+fi
 if [ $# -eq 0 ] && [ "${SLUICE_BENCH_SMOKE:-1}" != 0 ]; then
   bash scripts/bench.sh --short --smoke
 fi
