@@ -9,6 +9,12 @@ cd "$(dirname "$0")/.."
 sluice_use_java
 if [ -z "${SLUICE_DB_URL:-}" ]; then export SLUICE_FRESH_DB="${SLUICE_FRESH_DB:-sluice_test}"; fi
 eval "$(bash scripts/services-up.sh)"
+# a real streaming read replica of the chroot PostgreSQL (ReadReplicaTest), stopped at the end
+if [ -z "${SLUICE_DB_READ_URL:-}" ] && [ "$(cat "${SLUICE_CACHE_DIR:-$HOME/.cache/sluice}/run/pg.mode" 2>/dev/null)" = chroot ] \
+   && [ "${SLUICE_DB_REPLICA:-1}" != 0 ]; then
+  eval "$(bash scripts/pg-replica.sh up "$SLUICE_DB_URL")"
+  trap 'bash scripts/pg-replica.sh down' EXIT
+fi
 # the console's browser tests drive Debian's Chromium
 if ! { [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ] && fc-list 2>/dev/null | grep -qi "wenquanyi\\|noto sans cjk"; }; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
