@@ -31,7 +31,9 @@ up() {
   as_postgres "$bin/pg_basebackup -h 127.0.0.1 -p $port -U postgres -D $data -R -X stream -c fast --no-sync" >&2 \
     || die "pg_basebackup from 127.0.0.1:$port failed"
   rport="$(sluice_free_port)"
-  as_postgres "$bin/pg_ctl -D $data -l $data/server.log -w -t 60 -o '-c listen_addresses=127.0.0.1 -p $rport -c max_connections=300 -c fsync=off -c hot_standby=on' start" >&2 \
+  # a hot standby needs at least the primary's max_connections
+  local maxconn; maxconn="$(as_postgres "$bin/psql -h 127.0.0.1 -p $port -U postgres -d $db -tAc 'show max_connections'")"
+  as_postgres "$bin/pg_ctl -D $data -l $data/server.log -w -t 60 -o '-c listen_addresses=127.0.0.1 -p $rport -c max_connections=$maxconn -c fsync=off -c hot_standby=on' start" >&2 \
     || { tail -20 "$ROOT$data/server.log" >&2; die "the replica did not start on 127.0.0.1:$rport"; }
   as_postgres "$bin/psql -h 127.0.0.1 -p $rport -U postgres -d $db -tAc 'select pg_is_in_recovery()'" | grep -q t \
     || die "127.0.0.1:$rport is not a standby"
@@ -44,6 +46,7 @@ down() {
   if [ -f "$ROOT$data/postmaster.pid" ]; then
     as_postgres "$bin/pg_ctl -D $data -m fast -w stop" >/dev/null 2>&1 || true
     [ "${1:-}" = quiet ] || log "replica stopped"
+    rm -f "$RUN_DIR/pg-replica.port"
   fi
 }
 

@@ -61,11 +61,11 @@ public record RateLimitProperties(@DefaultValue User user, @DefaultValue Global 
             @DefaultValue("20") int minSamples, @DefaultValue("64") int maxQueued,
             @DefaultValue("true") boolean cluster, @DefaultValue("sluice:ingress:") String keyPrefix) {
 
-        /** The per-instance limiter of earlier versions (no queue signal, not shared). */
-        public Global(double maxRate, double minRate, Duration tick, double p95LatencyMs, double errorRatio, double cpu,
-                double decreaseFactor, double recoverFraction, int minSamples) {
-            this(maxRate, minRate, tick, p95LatencyMs, errorRatio, cpu, decreaseFactor, recoverFraction, minSamples, 0,
-                false, "sluice:ingress:");
+        /** The per-instance limiter of earlier versions (no queue signal, not shared), for tools and tests. */
+        public static Global perInstance(double maxRate, double minRate, Duration tick, double p95LatencyMs,
+                double errorRatio, double cpu, double decreaseFactor, double recoverFraction, int minSamples) {
+            return new Global(maxRate, minRate, tick, p95LatencyMs, errorRatio, cpu, decreaseFactor, recoverFraction,
+                minSamples, 0, false, "sluice:ingress:");
         }
     }
 }

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 
 class AdaptiveRateTest {
 
-    final RateLimitProperties.Global limits = new RateLimitProperties.Global(100, 10, Duration.ofSeconds(1), 5_000, 0.2,
+    final RateLimitProperties.Global limits = RateLimitProperties.Global.perInstance(100, 10, Duration.ofSeconds(1), 5_000, 0.2,
         0.9, 0.5, 0.1, 20);
     final AdaptiveRate rate = new AdaptiveRate(limits);
 
