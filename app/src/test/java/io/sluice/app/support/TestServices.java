@@ -24,6 +24,7 @@ public final class TestServices {
         registry.add("sluice.permits.key-prefix", () -> "test:" + run + ":permits:");
         registry.add("sluice.degradation.key-prefix", () -> "test:" + run + ":degradation:");
         registry.add("sluice.ingress.rate.user.key-prefix", () -> "test:" + run + ":bucket:");
+        registry.add("sluice.ingress.rate.global.key-prefix", () -> "test:" + run + ":ingress:");
         registry.add("sluice.chat.session.key-prefix", () -> "test:" + run + ":session:");
         registry.add("sluice.chat.cache.key-prefix", () -> "test:" + run + ":cache:");
         registry.add("sluice.chat.admission.cluster.key-prefix", () -> "test:" + run + ":admission:");
