@@ -21,6 +21,7 @@ public abstract class OnnxEmbedder implements Embedder {
     private final int dimension;
     private final int maxChars;
     private volatile EmbeddingModel model;
+    private final EmbeddingMemo memo = EmbeddingMemo.SHARED;
 
     /**
      * @param batchSize texts handed to the model per call
@@ -59,17 +60,31 @@ public abstract class OnnxEmbedder implements Embedder {
 
     @Override
     public List<float[]> embedAll(List<String> texts) {
-        List<float[]> out = new ArrayList<>(texts.size());
-        for (int from = 0; from < texts.size(); from += batchSize) {
-            List<TextSegment> batch = new ArrayList<>();
-            for (String text : texts.subList(from, Math.min(texts.size(), from + batchSize))) {
-                String t = text == null || text.isBlank() ? " " : text;
-                batch.add(TextSegment.from(t.length() > maxChars ? t.substring(0, maxChars) : t));
-            }
-            for (Embedding e : model().embedAll(batch).content()) {
-                out.add(Vectors.normalize(e.vector()));
+        float[][] out = new float[texts.size()][];
+        // texts not in the memo, each once, with every position it fills
+        java.util.LinkedHashMap<String, List<Integer>> missing = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < texts.size(); i++) {
+            String text = texts.get(i);
+            String t = text == null || text.isBlank() ? " " : text;
+            t = t.length() > maxChars ? t.substring(0, maxChars) : t;
+            out[i] = memo.get(EmbeddingMemo.key(modelId(), t));
+            if (out[i] == null) {
+                missing.computeIfAbsent(t, k -> new ArrayList<>()).add(i);
             }
         }
-        return out;
+        List<String> unique = new ArrayList<>(missing.keySet());
+        for (int from = 0; from < unique.size(); from += batchSize) {
+            List<String> batchTexts = unique.subList(from, Math.min(unique.size(), from + batchSize));
+            List<TextSegment> batch = batchTexts.stream().map(TextSegment::from).toList();
+            List<Embedding> embedded = model().embedAll(batch).content();
+            for (int k = 0; k < batchTexts.size(); k++) {
+                float[] v = Vectors.normalize(embedded.get(k).vector());
+                memo.put(EmbeddingMemo.key(modelId(), batchTexts.get(k)), v);
+                for (int position : missing.get(batchTexts.get(k))) {
+                    out[position] = v.clone();
+                }
+            }
+        }
+        return java.util.Arrays.asList(out);
     }
 }
