@@ -105,11 +105,16 @@ EOF
 }
 
 down() {
-  local dir="$1" pidfile
+  local dir="$1" pidfile pids=() pid i
   [ -d "$dir" ] || return 0
   for pidfile in "$dir"/*/pid; do
     [ -f "$pidfile" ] || continue
-    kill "$(cat "$pidfile")" 2>/dev/null || true
+    pid="$(cat "$pidfile")"
+    kill "$pid" 2>/dev/null && pids+=("$pid")
+  done
+  # wait until they are gone, so the caller may remove DIR
+  for pid in "${pids[@]}"; do
+    for i in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
   done
   log "stopped the servers under $dir"
 }

@@ -11,13 +11,13 @@ cd "$(dirname "$0")/.."
 sluice_use_java
 
 TESTS='PermitLeaseAcceptanceTest,RateLimitAcceptanceTest,TokenBudgetAcceptanceTest#twoInstancesSpendNoMoreThanTheClusterBudgetInAnyWindow+withRedisStoppedEachInstanceKeepsToItsShareAndCallsStillFlow,DegradationControlTest,ClusterAdmissionOrderTest,UserTokenBucketTest,UserLimitsTest,RedisSemanticCacheTest,ClusterGlobalRateTest'
-topologies=("${@:-cluster}")
-[ $# -gt 0 ] || topologies=(cluster sentinel)
+topologies=(cluster sentinel)
+[ $# -eq 0 ] || topologies=("$@")
 
 run_on() {  # $1 cluster|sentinel
   local dir rc=0
   dir="$(mktemp -d /tmp/sluice-redis-$1.XXXXXX)"
-  trap "bash scripts/redis-topology.sh down '$dir'; rm -rf '$dir'" RETURN
+  trap "bash scripts/redis-topology.sh down '$dir'; rm -rf '$dir' || true; trap - RETURN" RETURN
   local exports; exports="$(bash scripts/redis-topology.sh up "$1" "$dir")"
   local tests="$TESTS"
   # the failover test kills the master, so it runs last, on its own
@@ -25,9 +25,10 @@ run_on() {  # $1 cluster|sentinel
     eval "$exports"
     export SLUICE_REDIS_TOPOLOGY_DIR="$dir"
     echo "[test-topologies] $1: $tests" >&2
-    ./mvnw -B -ntp -q -pl governance,platform-api -am test -Dtest="$tests" -Dsurefire.failIfNoSpecifiedTests=false
+    # (errexit is off in a subshell tested with ||: every step says so itself)
+    ./mvnw -B -ntp -q -pl governance,platform-api -am test -Dtest="$tests" -Dsurefire.failIfNoSpecifiedTests=false || exit $?
     if [ "$1" = sentinel ]; then
-      ./mvnw -B -ntp -q -pl governance -am test -Dtest=SentinelFailoverTest -Dsurefire.failIfNoSpecifiedTests=false
+      ./mvnw -B -ntp -q -pl governance -am test -Dtest=SentinelFailoverTest -Dsurefire.failIfNoSpecifiedTests=false || exit $?
       cat governance/target/redis-failover.txt >&2
     fi
   ) || rc=$?

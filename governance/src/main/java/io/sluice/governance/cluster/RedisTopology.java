@@ -177,6 +177,18 @@ public record RedisTopology(Mode mode, List<String> nodes, String sentinelMaster
             if (value != null && !value.isBlank()) {
                 return value.trim();
             }
+            // a YAML list (nodes: [a:1, b:2]) reaches the Environment as nodes[0], nodes[1], …
+            List<String> items = new ArrayList<>();
+            for (int i = 0; i < 64; i++) {
+                String item = property.apply(prefix + suffix + "[" + i + "]");
+                if (item == null || item.isBlank()) {
+                    break;
+                }
+                items.add(item.trim());
+            }
+            if (!items.isEmpty()) {
+                return String.join(",", items);
+            }
         }
         return null;
     }

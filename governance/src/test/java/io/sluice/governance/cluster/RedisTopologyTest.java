@@ -62,6 +62,12 @@ class RedisTopologyTest {
     }
 
     @Test
+    void nodesGivenAsAYamlListAreReadToo() {
+        RedisTopology t = resolve(Map.of("spring.data.redis.cluster.nodes[0]", "a:7000", "spring.data.redis.cluster.nodes[1]", "b:7001"));
+        assertThat(t.nodes()).containsExactly("redis://a:7000", "redis://b:7001");
+    }
+
+    @Test
     void sentinelNeedsMasterAndNodesAndKeepsItsOwnPassword() {
         RedisTopology t = resolve(Map.of("spring.data.redis.sentinel.master", "mymaster",
             "spring.data.redis.sentinel.nodes", "s1:26379,s2:26379,s3:26379", "spring.data.redis.sentinel.password", "spw",
