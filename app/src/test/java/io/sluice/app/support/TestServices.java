@@ -19,6 +19,8 @@ public final class TestServices {
     public static void isolated(DynamicPropertyRegistry registry, String run) {
         registry.add("sluice.db.url", TestServices::databaseUrl);
         registry.add("sluice.redis.url", TestServices::redisUrl);
+        // tests read what they just wrote: retrieval on the primary here (the replica has ReadReplicaTest)
+        registry.add("sluice.db.read-url", () -> "");
         registry.add("sluice.data-dir", () -> System.getProperty("java.io.tmpdir") + "/sluice-test-" + run);
         registry.add("sluice.gateway.key-prefix", () -> "test:" + run + ":gw:");
         registry.add("sluice.permits.key-prefix", () -> "test:" + run + ":permits:");
