@@ -49,7 +49,8 @@ public class DatabaseConfiguration {
     io.sluice.knowledge.replica.ReadDatabase readDatabase(javax.sql.DataSource primary, RuntimeProperties properties,
             Environment env, org.springframework.beans.factory.ObjectProvider<io.micrometer.core.instrument.MeterRegistry> meters) {
         String url = env.getProperty("sluice.db.read-url");
-        if (url == null || url.isBlank()) {
+        // a replica belongs to an external primary; the embedded database has none
+        if (url == null || url.isBlank() || ServiceUrls.database(env) == null) {
             return io.sluice.knowledge.replica.ReadDatabase.primaryOnly(primary);
         }
         String username = firstNonBlank(properties.db().username(), env.getProperty("spring.datasource.username"));
