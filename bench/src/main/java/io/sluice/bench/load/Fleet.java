@@ -182,6 +182,21 @@ final class Fleet implements AutoCloseable {
         return Duration.ofNanos(System.nanoTime() - started);
     }
 
+    /**
+     * Drops a stopped instance's local state (Lucene index, snapshots), as a new pod starts with an empty
+     * volume: its next start rebuilds the index from the database.
+     */
+    void wipeData(String name) throws IOException {
+        Path data = options.workDir().resolve("instance-" + name);
+        if (Files.exists(data)) {
+            try (var paths = Files.walk(data)) {
+                for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
+                }
+            }
+        }
+    }
+
     /** Whether the instance's readiness group answers UP (false while starting or shutting down). */
     boolean ready(String name) {
         try {

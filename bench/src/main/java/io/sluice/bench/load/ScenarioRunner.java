@@ -83,6 +83,7 @@ final class ScenarioRunner {
                 generator.markDown(fleet.url(name));
                 Duration stopped = fleet.stop(name);
                 log(String.format("rolling restart: %s stopped gracefully in %.1f s", name, stopped.toMillis() / 1000.0));
+                fleet.wipeData(name); // a new pod: empty volume, index rebuilt from the database
                 fleet.startInstance(name);
                 generator.markUp(fleet.url(name));
                 log("rolling restart: " + name + " ready again");

@@ -99,8 +99,9 @@ final class Scenarios {
             case "batch-online" -> new ScenarioPlan(name, "work items drained at full speed under steady online load", t,
                 constant(steadyRate), List.of(new ScenarioPlan.Event(0.5, "drain job started",
                     ScenarioRunner.Context::startDrain)), -1, -1, 0, false, false, shortMode ? 40 : 400, -1, -1);
+            // the load lasts as long as the restarts (each instance rebuilds its index on start: about a minute here)
             case "rolling-restart" -> new ScenarioPlan(name, "steady load; every instance in turn stopped gracefully (SIGTERM)"
-                + " and started again", t, constant(steadyRate), List.of(new ScenarioPlan.Event(pre, "rolling restart",
+                + " and started again", t + Fleet.instanceNames().size() * (shortMode ? 60 : 90), constant(steadyRate), List.of(new ScenarioPlan.Event(pre, "rolling restart",
                     ScenarioRunner.Context::rollingRestart)), -1, -1, 0, false, false, 0, -1, -1);
             case "redis-failover" -> new ScenarioPlan(name, "steady load; kill -9 of the Redis Sentinel master (replica promoted)",
                 t, constant(steadyRate), List.of(new ScenarioPlan.Event(pre, "kill -9 Redis master",
