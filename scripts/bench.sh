@@ -9,9 +9,10 @@
 #   scripts/bench.sh --scenarios surge,provider-hang
 #
 # Scenarios: steady surge provider-slow provider-hang 429-storm 5xx-burst redis-restart
-# postgres-restart batch-online instance-kill frontdoor, and the fleet's rolling-restart and redis-failover
-# (full mode or named; redis-failover needs SLUICE_BENCH_REDIS=sentinel). Three instances by default
-# (SLUICE_BENCH_INSTANCES=2..4).
+# postgres-restart batch-online instance-kill frontdoor capacity (frontdoor and capacity are speed legs:
+# full mode or by name, never in --short's default; capacity writes docs/benchmarks-capacity.md), and the
+# fleet's rolling-restart and redis-failover (full mode or named; redis-failover needs SLUICE_BENCH_REDIS=sentinel).
+# Three instances by default (SLUICE_BENCH_INSTANCES=2..4).
 #
 # Servers: the redis-restart and postgres-restart scenarios restart them, so the harness runs its own
 # where it can: with the debootstrap chroot of scripts/services-up.sh, a PostgreSQL cluster of its own
@@ -100,6 +101,31 @@ if [ ! -f app/target/sluice.jar ] || [ ! -f "$cp_file" ] || [ ! -f bench/target/
    || [ -n "$(find . -path ./data -prune -o -path '*/target' -prune -o \( -name '*.java' -o -name '*.yml' -o -name '*.sql' -o -name 'pom.xml' \) -newer "$cp_file" -print -quit)" ]; then
   echo "[bench] building (./mvnw -DskipTests package)" >&2
   ./mvnw -B -q -ntp -DskipTests package
+fi
+# the capacity scenario runs the Portkey gateway 1.15.2 beside Sluice: installed once into the cache (never
+# the repo), @hono/node-server pinned to 1.13.5 (its stock version cannot stream); skipped without npm
+wants_capacity=""
+case " $* " in
+  *capacity*) wants_capacity=1 ;;
+  *--short*|*--scenarios*) ;;
+  *) wants_capacity=1 ;;
+esac
+if [ -n "$wants_capacity" ]; then
+  export SLUICE_BENCH_PORTKEY_DIR="${SLUICE_BENCH_PORTKEY_DIR:-$CACHE_DIR/portkey}"
+  if [ ! -d "$SLUICE_BENCH_PORTKEY_DIR/node_modules/@portkey-ai/gateway" ] && command -v npm >/dev/null 2>&1; then
+    mkdir -p "$SLUICE_BENCH_PORTKEY_DIR"
+    cat > "$SLUICE_BENCH_PORTKEY_DIR/package.json" <<'JSON'
+{
+  "name": "sluice-bench-portkey",
+  "private": true,
+  "dependencies": { "@portkey-ai/gateway": "1.15.2" },
+  "overrides": { "@hono/node-server": "1.13.5" }
+}
+JSON
+    echo "[bench] installing the Portkey gateway into $SLUICE_BENCH_PORTKEY_DIR" >&2
+    (cd "$SLUICE_BENCH_PORTKEY_DIR" && npm install --no-audit --no-fund --loglevel=error >&2) \
+      || echo "[bench] npm install failed: the capacity report leaves Portkey out" >&2
+  fi
 fi
 echo "[bench] database: ${SLUICE_DB_URL%%\?*}  redis: $SLUICE_REDIS_URL" >&2
 # the harness stops its children itself (shutdown hook); a TERM to this script is passed on to it

@@ -45,6 +45,8 @@ public final class MockProvider implements AutoCloseable {
     private final ExecutorService executor;
     private final AtomicReference<Scenario> scenario = new AtomicReference<>(Scenario.healthy());
     private volatile CountDownLatch hangRelease = new CountDownLatch(1);
+    private final AtomicReference<JsonNode> lastRequest = new AtomicReference<>();
+    private volatile long remainingRequests = -1;
 
     private final AtomicLong sequence = new AtomicLong();
     private final AtomicLong requests = new AtomicLong();
@@ -71,6 +73,7 @@ public final class MockProvider implements AutoCloseable {
         });
         server.setExecutor(executor);
         server.createContext("/v1/chat/completions", this::chat);
+        server.createContext("/v1/embeddings", this::embeddings);
         server.createContext("/_mock/scenario", this::scenarioEndpoint);
         server.createContext("/_mock/counters", exchange -> respond(exchange, 200, JSON.writeValueAsBytes(counters()), "application/json"));
         server.createContext("/_mock/reset", exchange -> {
@@ -87,7 +90,8 @@ public final class MockProvider implements AutoCloseable {
             System.setProperty("sun.net.httpserver.nodelay", "true");
         }
         try {
-            HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 256);
+            // a backlog for thousands of connections opened at once (the capacity legs: 1,024 and 5,000)
+            HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 8192);
             MockProvider provider = new MockProvider(server);
             server.start();
             return provider;
@@ -116,6 +120,19 @@ public final class MockProvider implements AutoCloseable {
         hangRelease = new CountDownLatch(1);
         previous.countDown();
         return this;
+    }
+
+    /** The body of the last chat-completion request received (null before the first): what the gateway sent. */
+    public JsonNode lastRequest() {
+        return lastRequest.get();
+    }
+
+    /**
+     * Every answer announces {@code x-ratelimit-remaining-requests: n} (reset in 5 s), as real providers do;
+     * -1 (the default) = not sent.
+     */
+    public void remainingRequests(long n) {
+        this.remainingRequests = n;
     }
 
     public MockCounters counters() {
@@ -190,12 +207,24 @@ public final class MockProvider implements AutoCloseable {
                 respond(exchange, 400, error("request body is not JSON"), "application/json");
                 return;
             }
+            lastRequest.set(body);
+            if (remainingRequests >= 0) {
+                exchange.getResponseHeaders().add("x-ratelimit-remaining-requests", Long.toString(remainingRequests));
+                exchange.getResponseHeaders().add("x-ratelimit-reset-requests", "5s");
+            }
             String model = body.path("model").asString("mock-model");
             boolean stream = body.path("stream").asBoolean(false);
             boolean includeUsage = body.path("stream_options").path("include_usage").asBoolean(false);
             int maxTokens = body.path("max_tokens").asInt(body.path("max_completion_tokens").asInt(Integer.MAX_VALUE));
             int prompt = promptTokens(body.path("messages"));
             List<String> tokens = answerTokens(s, maxTokens);
+            boolean cutByMax = tokens.size() < fullLength(s);
+            int choices = Math.max(1, body.path("n").asInt(1));
+            JsonNode messages = body.path("messages");
+            JsonNode tools = body.path("tools");
+            // a model with tools that has not seen a tool result yet calls the first tool, as real ones do
+            boolean callsTool = tools.isArray() && !tools.isEmpty() && !"none".equals(body.path("tool_choice").asString(""))
+                && !"tool".equals(messages.path(messages.size() - 1).path("role").asString(""));
 
             if (s.concurrencyCap() > 0 && concurrent > s.concurrencyCap()) {
                 rateLimited(exchange, s, "concurrency cap " + s.concurrencyCap() + " exceeded", 1, 0);
@@ -234,15 +263,75 @@ public final class MockProvider implements AutoCloseable {
                 return;
             }
             if (stream) {
-                stream(exchange, s, model, prompt, tokens, includeUsage);
+                stream(exchange, s, model, prompt, tokens, includeUsage, cutByMax);
             } else {
                 sleep(s.interTokenDelayMs() * tokens.size());
-                plain(exchange, model, prompt, tokens);
+                plain(exchange, model, prompt, tokens, choices, cutByMax, callsTool ? tools.path(0) : null);
             }
         } finally {
             leave();
             LEAVE.remove();
         }
+    }
+
+    /**
+     * {@code POST /v1/embeddings}: one deterministic 8-dimensional unit vector per input (from its
+     * characters), usage = prompt tokens as for chat; the scenario's error rate, 429s and failing models apply.
+     */
+    private void embeddings(HttpExchange exchange) throws IOException {
+        requests.incrementAndGet();
+        Scenario s = scenario.get();
+        SplittableRandom random = new SplittableRandom(s.seed() * 0x9E3779B97F4A7C15L + sequence.incrementAndGet());
+        JsonNode body;
+        try (InputStream in = exchange.getRequestBody()) {
+            body = JSON.readTree(in);
+        } catch (RuntimeException e) {
+            respond(exchange, 400, error("request body is not JSON"), "application/json");
+            return;
+        }
+        lastRequest.set(body);
+        if (random.nextDouble() < s.rateLimitRate()) {
+            rateLimited(exchange, s, "rate limit reached", s.retryAfterSeconds(), 0);
+            return;
+        }
+        String model = body.path("model").asString("mock-embedding");
+        if (s.failingModels().contains(model) || random.nextDouble() < s.errorRate()) {
+            errors.incrementAndGet();
+            respond(exchange, 500, error("mock failure 500"), "application/json");
+            return;
+        }
+        JsonNode input = body.path("input");
+        List<String> texts = new ArrayList<>();
+        if (input.isString()) {
+            texts.add(input.asString());
+        } else {
+            input.forEach(i -> texts.add(i.asString("")));
+        }
+        List<Map<String, Object>> data = new ArrayList<>();
+        int chars = 0;
+        for (int i = 0; i < texts.size(); i++) {
+            String text = texts.get(i);
+            chars += text.length();
+            double[] v = new double[8];
+            for (int c = 0; c < text.length(); c++) {
+                v[c % 8] += text.charAt(c) % 31 + 1;
+            }
+            double norm = Math.sqrt(java.util.Arrays.stream(v).map(x -> x * x).sum());
+            List<Double> vector = new ArrayList<>();
+            for (double x : v) {
+                vector.add(norm == 0 ? 0 : x / norm);
+            }
+            data.add(Map.of("object", "embedding", "index", i, "embedding", vector));
+        }
+        int prompt = (chars + 3) / 4;
+        promptTokens.addAndGet(prompt);
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("object", "list");
+        answer.put("data", data);
+        answer.put("model", model);
+        answer.put("usage", Map.of("prompt_tokens", prompt, "total_tokens", prompt));
+        served.incrementAndGet();
+        respond(exchange, 200, JSON.writeValueAsBytes(answer), "application/json");
     }
 
     private static final ThreadLocal<Runnable> LEAVE = new ThreadLocal<>();
@@ -302,19 +391,33 @@ public final class MockProvider implements AutoCloseable {
         respond(exchange, 429, error(message), "application/json");
     }
 
-    private void plain(HttpExchange exchange, String model, int prompt, List<String> tokens) throws IOException {
-        Map<String, Object> message = Map.of("role", "assistant", "content", String.join("", tokens));
-        Map<String, Object> choice = new LinkedHashMap<>();
-        choice.put("index", 0);
-        choice.put("message", message);
-        choice.put("finish_reason", "stop");
+    private void plain(HttpExchange exchange, String model, int prompt, List<String> tokens, int n, boolean cutByMax,
+            JsonNode tool) throws IOException {
+        List<Map<String, Object>> choiceList = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            Map<String, Object> message = new LinkedHashMap<>();
+            message.put("role", "assistant");
+            Map<String, Object> choice = new LinkedHashMap<>();
+            choice.put("index", i);
+            if (tool != null) {
+                message.put("content", null);
+                message.put("tool_calls", List.of(Map.of("id", "call_" + sequence.get() + "_" + i, "type", "function",
+                    "function", Map.of("name", tool.path("function").path("name").asString("tool"), "arguments", "{}"))));
+                choice.put("finish_reason", "tool_calls");
+            } else {
+                message.put("content", String.join("", tokens));
+                choice.put("finish_reason", cutByMax ? "length" : "stop");
+            }
+            choice.put("message", message);
+            choiceList.add(choice);
+        }
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("id", "chatcmpl-" + sequence.get());
         body.put("object", "chat.completion");
         body.put("created", System.currentTimeMillis() / 1000);
         body.put("model", model);
-        body.put("choices", List.of(choice));
-        body.put("usage", usage(prompt, tokens.size()));
+        body.put("choices", choiceList);
+        body.put("usage", usage(prompt, tokens.size() * n));
         // counted before the answer leaves (like in-flight), so a client that reads the counters on
         // receipt sees it
         served.incrementAndGet();
@@ -322,7 +425,7 @@ public final class MockProvider implements AutoCloseable {
     }
 
     private void stream(HttpExchange exchange, Scenario s, String model, int prompt, List<String> tokens,
-            boolean includeUsage) throws IOException {
+            boolean includeUsage, boolean cutByMax) throws IOException {
         exchange.getResponseHeaders().add("Content-Type", "text/event-stream");
         exchange.getResponseHeaders().add("Cache-Control", "no-cache");
         exchange.sendResponseHeaders(200, 0);
@@ -340,7 +443,7 @@ public final class MockProvider implements AutoCloseable {
                 event(out, chunk(id, created, model, Map.of("content", tokens.get(i)), null));
             }
             leave();
-            event(out, chunk(id, created, model, Map.of(), "stop"));
+            event(out, chunk(id, created, model, Map.of(), cutByMax ? "length" : "stop"));
             if (includeUsage) {
                 Map<String, Object> last = new LinkedHashMap<>();
                 last.put("id", id);
@@ -395,6 +498,10 @@ public final class MockProvider implements AutoCloseable {
             chars += content.isString() ? content.asString().length() : content.toString().length();
         }
         return (chars + 3) / 4;
+    }
+
+    private static int fullLength(Scenario s) {
+        return s.responseText() != null ? (s.responseText().length() + 3) / 4 : s.completionTokens();
     }
 
     private static List<String> answerTokens(Scenario s, int maxTokens) {

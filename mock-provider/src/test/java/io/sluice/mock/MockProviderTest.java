@@ -46,7 +46,7 @@ class MockProviderTest {
         assertThat(response.statusCode()).isEqualTo(200);
         JsonNode body = json.readTree(response.body());
         assertThat(body.path("choices").path(0).path("message").path("content").asString()).startsWith("tok0 ");
-        assertThat(body.path("choices").path(0).path("finish_reason").asString()).isEqualTo("stop");
+        assertThat(body.path("choices").path(0).path("finish_reason").asString()).as("max_tokens 8 cut the 16-token answer").isEqualTo("length");
         assertThat(body.path("usage").path("prompt_tokens").asInt()).isEqualTo(2);
         assertThat(body.path("usage").path("completion_tokens").asInt()).isEqualTo(8);
         assertThat(mock.counters().served()).isEqualTo(1);
@@ -63,7 +63,7 @@ class MockProviderTest {
         List<String> events = response.body().lines().filter(l -> l.startsWith("data: ")).toList();
         assertThat(events).hasSize(1 + 3 + 1 + 1 + 1);
         assertThat(events.get(1)).contains("\"delta\":{\"content\":\"tok0 \"}");
-        assertThat(events.get(4)).contains("\"finish_reason\":\"stop\"");
+        assertThat(events.get(4)).contains("\"finish_reason\":\"length\"");
         assertThat(events.get(5)).contains("\"usage\"");
         assertThat(events.get(6)).isEqualTo("data: [DONE]");
     }

@@ -46,6 +46,10 @@ public final class ProblemTypes {
     public static final URI FAQ_REVIEW_CONFLICT = URI.create(BASE + "faq-review-conflict");
     /** The API client is revoked (its settings cannot change any more). */
     public static final URI CLIENT_STATE_CONFLICT = URI.create(BASE + "client-state-conflict");
+    /** The API key spent its gateway token or cost budget for the day or month (429, Retry-After: the renewal). */
+    public static final URI BUDGET_EXCEEDED = URI.create(BASE + "budget-exceeded");
+    /** A pair-verifier version may not be activated (worse than the answering one, or no L0 point): force it. */
+    public static final URI MODEL_NOT_BETTER = URI.create(BASE + "model-not-better");
     /** Something failed on our side; the request id is in the log. */
     public static final URI INTERNAL = URI.create(BASE + "internal");
 

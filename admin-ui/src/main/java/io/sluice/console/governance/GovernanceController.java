@@ -34,8 +34,23 @@ class GovernanceController {
         String c = query.getOrDefault("providerConcurrency", "");
         String b = query.getOrDefault("callsPerMinute", "");
         String p = query.getOrDefault("p99Ms", "");
+        String measured = query.get("measured");
+        if (measured != null) { // "use the measured p99 of this lane"
+            try {
+                var p99 = governance.measuredP99(measured);
+                if (p99.isPresent()) {
+                    p = String.valueOf(p99.get().toMillis());
+                    model.addAttribute("calcMeasured", measured);
+                } else {
+                    model.addAttribute("calcError", "too few " + measured + " LLM calls measured on this instance yet "
+                        + "(at least " + io.sluice.governance.derived.MeasuredLatency.MIN_CALLS + ")");
+                }
+            } catch (IllegalArgumentException e) {
+                model.addAttribute("calcError", e.getMessage());
+            }
+        }
         model.addAttribute("calc", Map.of("providerConcurrency", c, "callsPerMinute", b, "p99Ms", p));
-        if (!c.isBlank() || !b.isBlank() || !p.isBlank()) {
+        if (!model.containsAttribute("calcError") && (!c.isBlank() || !b.isBlank() || !p.isBlank())) {
             try {
                 model.addAttribute("derived", governance.derive(c, b, p));
             } catch (IllegalArgumentException e) {
@@ -54,6 +69,20 @@ class GovernanceController {
             return refused(model, "permits-" + lane, e.getMessage());
         }
         redirect.addFlashAttribute("notice", "Lane " + lane + " now has " + permits.strip() + " permits cluster-wide.");
+        return "redirect:/console/governance";
+    }
+
+    @PostMapping("/console/governance/derived/apply")
+    String applyDerived(@RequestParam String lane, @RequestParam String providerConcurrency,
+            @RequestParam String callsPerMinute, @RequestParam String p99Ms, Principal actor, Model model,
+            RedirectAttributes redirect) {
+        try {
+            var derived = governance.applyDerived(actor.getName(), lane, providerConcurrency, callsPerMinute, p99Ms);
+            redirect.addFlashAttribute("notice", "Lane " + lane + " now has " + derived.permits()
+                + " permits cluster-wide: " + derived.explanation());
+        } catch (IllegalArgumentException e) {
+            return refused(model, "calc", e.getMessage());
+        }
         return "redirect:/console/governance";
     }
 

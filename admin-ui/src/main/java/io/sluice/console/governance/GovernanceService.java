@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import io.sluice.api.ingress.UserLimits;
 import io.sluice.console.audit.AuditLog;
@@ -13,6 +14,10 @@ import io.sluice.governance.degradation.DegradationPolicy;
 import io.sluice.governance.degradation.DegradationState;
 import io.sluice.governance.degradation.LevelKnobs;
 import io.sluice.governance.derived.DerivedThreshold;
+import io.sluice.governance.derived.MeasuredLatency;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.springframework.beans.factory.ObjectProvider;
 import io.sluice.governance.gateway.GatewayAssembly;
 import io.sluice.governance.gateway.GatewayProperties;
 import io.sluice.governance.gateway.Lane;
@@ -41,10 +46,12 @@ public class GovernanceService {
     private final RedissonClient redisson;
     private final UserLimits userLimits;
     private final AuditLog audit;
+    private final MeterRegistry meters;
 
     public GovernanceService(GatewayAssembly gateway, GatewayProperties gatewayProperties,
             PermitProperties permitProperties, ClusterPermits permits, DegradationControl degradation,
-            RedissonClient redisson, UserLimits userLimits, AuditLog audit) {
+            RedissonClient redisson, UserLimits userLimits, AuditLog audit, ObjectProvider<MeterRegistry> meters) {
+        this.meters = meters.getIfAvailable(SimpleMeterRegistry::new);
         this.userLimits = userLimits;
         this.gateway = gateway;
         this.gatewayProperties = gatewayProperties;
@@ -254,6 +261,32 @@ public class GovernanceService {
         DegradationState before = degradation.state();
         degradation.unpin(actor);
         audit.record(actor, "degradation.unpin", "level", describe(before), "follows signals: " + degradation.level());
+    }
+
+    /** The measured p99 of a lane's LLM calls on this instance (empty until enough calls were made). */
+    public Optional<Duration> measuredP99(String laneKey) {
+        return MeasuredLatency.p99(meters, lane(laneKey).key());
+    }
+
+    /**
+     * Applies the derived threshold to a lane's permits cluster-wide, audited with the formula's workings.
+     *
+     * @return the derivation that was applied
+     * @throws IllegalArgumentException with a message for people; nothing changes then
+     */
+    public DerivedThreshold applyDerived(String actor, String laneKey, String providerConcurrency, String callsPerMinute,
+            String p99Ms) {
+        Lane lane = lane(laneKey);
+        DerivedThreshold derived = derive(providerConcurrency, callsPerMinute, p99Ms);
+        if (derived.permits() > MAX_PERMITS) {
+            throw new IllegalArgumentException("the formula gives " + derived.permits() + " permits, more than "
+                + MAX_PERMITS);
+        }
+        int before = clusterSize(lane.key());
+        permits.resize(lane.key(), derived.permits());
+        audit.record(actor, "permits.derived", "lane " + lane.key(), "permits=" + before,
+            "permits=" + derived.permits() + " (" + derived.explanation() + ")");
+        return derived;
     }
 
     /** The derived-threshold calculator; throws IllegalArgumentException with a message on bad input. */

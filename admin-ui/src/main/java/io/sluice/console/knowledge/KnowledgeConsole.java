@@ -359,39 +359,6 @@ public class KnowledgeConsole implements DisposableBean {
         return published;
     }
 
-    // --- hit testing
-
-    /** What the chat would answer at one level: the highest tier it may use and with what. */
-    public record LevelAnswer(DegradationLevel level, FidelityTier highestTier, FidelityTier chatTier, int topK,
-            String how) {
-    }
-
-    public record HitTest(HitTestService.Report report, DegradationLevel level, RetrievalPlan plan,
-            FaqMatch faqAnswer, List<LevelAnswer> perLevel) {
-    }
-
-    /** Runs the online retrieval path for the query with the plan of the given level (default: the level in force). */
-    public HitTest hitTest(String query, String levelName) {
-        DegradationLevel level = levelName == null || levelName.isBlank() ? degradation.level()
-            : DegradationLevel.valueOf(levelName);
-        LevelKnobs knobs = degradation.knobs(level);
-        RetrievalPlan plan = defaultPlan.withTopK(knobs.topK());
-        HitTestService.Report report = hitTest.test(query, plan);
-        FaqMatch best = faqIndex.best(query).orElse(null);
-        LlmGateway llm = gateway.getIfAvailable();
-        boolean llmAvailable = llm != null && llm.available();
-        List<LevelAnswer> perLevel = new ArrayList<>();
-        for (DegradationLevel l : DegradationLevel.values()) {
-            LevelKnobs k = degradation.knobs(l);
-            // the chat today: F2 (the FAQ answer polished by the light model) when allowed and possible, else F1
-            boolean f2 = llmAvailable && best != null && k.highestTier().ordinal() <= FidelityTier.F2.ordinal();
-            perLevel.add(new LevelAnswer(l, k.highestTier(), f2 ? FidelityTier.F2 : FidelityTier.F1, k.topK(),
-                f2 ? "FAQ answer polished by the " + k.modelRoute() + " model (max " + k.maxTokens() + " tokens)"
-                    : best != null ? "FAQ answer as is, no LLM" : "no FAQ match: the 'no answer found' reply"));
-        }
-        return new HitTest(report, level, plan, best, perLevel);
-    }
-
     private static Instant date(String value, String name) {
         if (value == null || value.isBlank()) {
             return null;

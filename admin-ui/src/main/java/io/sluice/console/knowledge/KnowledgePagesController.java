@@ -143,22 +143,4 @@ class KnowledgePagesController {
         }
         return "redirect:/console/knowledge/snapshots";
     }
-
-    @GetMapping("/console/knowledge/hit-test")
-    String hitTest(@RequestParam(required = false) String q, @RequestParam(required = false) String level, Model model) {
-        model.addAttribute("q", q);
-        model.addAttribute("levels", DegradationLevel.values());
-        model.addAttribute("level", level);
-        if (q != null && !q.isBlank()) {
-            if (q.length() > 2000) {
-                throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "question longer than 2000 characters");
-            }
-            try {
-                model.addAttribute("result", knowledge.hitTest(q.strip(), level));
-            } catch (IllegalArgumentException e) {
-                model.addAttribute("error", e.getMessage());
-            }
-        }
-        return "knowledge-hit-test";
-    }
 }

@@ -20,7 +20,9 @@ import org.redisson.api.RedissonClient;
  * </ul>
  * Keys hold SHA-256 digests, never the name or address typed in, so they have one size whatever was sent
  * (a 1 MiB username costs 64 bytes of key); names longer than {@link #MAX_USERNAME_CHARS} never get here.
- * A success clears the pair's count.
+ * A success clears the pair's count; {@link #unlock} (an admin on the Users page, or
+ * {@code SLUICE_CONSOLE_UNLOCK} at start) clears every count of an account. Pair keys begin with the
+ * account's digest so that unlocking finds them without knowing the addresses.
  */
 public class LoginAttemptLimiter {
 
@@ -59,6 +61,33 @@ public class LoginAttemptLimiter {
         pair(username, address).delete();
     }
 
+    /** True when the account is locked from some address or everywhere (for the Users page). */
+    public boolean lockedAnywhere(String username) {
+        if (account(username).get() >= maxAccountFailures) {
+            return true;
+        }
+        for (String key : redisson.getKeys().getKeysByPattern(pairPattern(username))) {
+            if (redisson.getAtomicLong(key).get() >= maxFailures) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Clears the account's failure counts, from every address and over all: its owner can log in at once.
+     *
+     * @return how many counters there were (0 = it was not locked nor counting)
+     */
+    public long unlock(String username) {
+        long pairs = redisson.getKeys().deleteByPattern(pairPattern(username));
+        return pairs + (account(username).delete() ? 1 : 0);
+    }
+
+    private String pairPattern(String username) {
+        return prefix + "pair:" + digest(normal(username)) + ":*";
+    }
+
     private void count(RAtomicLong counter) {
         if (counter.incrementAndGet() == 1) {
             counter.expire(window);
@@ -66,7 +95,7 @@ public class LoginAttemptLimiter {
     }
 
     private RAtomicLong pair(String username, String address) {
-        return redisson.getAtomicLong(prefix + "pair:" + digest(normal(username) + "\n" + address));
+        return redisson.getAtomicLong(prefix + "pair:" + digest(normal(username)) + ":" + digest(String.valueOf(address)));
     }
 
     private RAtomicLong account(String username) {

@@ -3,6 +3,7 @@ package io.sluice.console.users;
 import java.security.Principal;
 
 import io.sluice.console.audit.AuditLog;
+import io.sluice.console.security.LoginAttemptLimiter;
 
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
@@ -18,15 +19,20 @@ class UsersController {
 
     private final ConsoleUsers users;
     private final AuditLog audit;
+    private final LoginAttemptLimiter loginLimiter;
 
-    UsersController(ConsoleUsers users, AuditLog audit) {
+    UsersController(ConsoleUsers users, AuditLog audit, LoginAttemptLimiter loginLimiter) {
         this.users = users;
         this.audit = audit;
+        this.loginLimiter = loginLimiter;
     }
 
     @GetMapping("/console/users")
     String list(Model model) {
-        model.addAttribute("users", users.all());
+        var all = users.all();
+        model.addAttribute("users", all);
+        model.addAttribute("locked", all.stream().map(ConsoleUsers.ConsoleUser::username)
+            .filter(loginLimiter::lockedAnywhere).collect(java.util.stream.Collectors.toSet()));
         model.addAttribute("roles", ConsoleRole.values());
         return "users";
     }
@@ -58,6 +64,20 @@ class UsersController {
         }
         audit.record(actor.getName(), "user.role", username, before, "role=" + role);
         redirect.addFlashAttribute("notice", "Role of '" + username + "' is now " + role + ".");
+        return "redirect:/console/users";
+    }
+
+    /** The way out of a lockout: clears the user's failed-login counts from every address at once. */
+    @PostMapping("/console/users/{username}/unlock")
+    String unlock(@PathVariable String username, Principal actor, RedirectAttributes redirect) {
+        if (users.find(username).isEmpty()) {
+            redirect.addFlashAttribute("error", "there is no console user of that name");
+            return "redirect:/console/users";
+        }
+        long cleared = loginLimiter.unlock(username);
+        audit.record(actor.getName(), "user.unlock", username, cleared > 0 ? "locked or counting" : "not locked",
+            "failed-login counts cleared");
+        redirect.addFlashAttribute("notice", "'" + username + "' is unlocked and can log in now.");
         return "redirect:/console/users";
     }
 

@@ -24,6 +24,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.sluice.api.auth.ApiKeys;
 import io.sluice.api.auth.ClientTier;
 import io.sluice.api.auth.IssuedKey;
+import io.sluice.app.support.AlertReceiver;
 import io.sluice.app.support.Http;
 import io.sluice.app.support.TestServices;
 import io.sluice.governance.degradation.DegradationControl;
@@ -63,6 +64,8 @@ class ChatTiersEndToEndTest {
     static final String PAYMENT = "付款失败了但是钱被扣了";       // A
     static final String RETURNS = "退货的运费谁来出";             // B
 
+    static final AlertReceiver ALERTS = new AlertReceiver();
+
     @DynamicPropertySource
     static void services(DynamicPropertyRegistry registry) {
         TestServices.isolated(registry, RUN);
@@ -82,11 +85,16 @@ class ChatTiersEndToEndTest {
         // the machine is shared and loaded: retrieval tiers get generous timeouts so their breakers stay shut
         registry.add("sluice.knowledge.chain.vector-timeout", () -> "3s");
         registry.add("sluice.knowledge.chain.bm25-timeout", () -> "2s");
+        // alerts go to a webhook of the test's own, evaluated every second
+        registry.add("sluice.alerting.webhook-url", ALERTS::url);
+        registry.add("sluice.alerting.interval", () -> "1s");
+        registry.add("sluice.alerting.resend-every", () -> "5s");
     }
 
     @AfterAll
     static void stopMock() {
         MOCK.close();
+        ALERTS.close();
     }
 
     @LocalServerPort
@@ -207,6 +215,7 @@ class ChatTiersEndToEndTest {
     @Test
     void providerDownAnswersContinueWithinBudgetAndReturnToF4ByThemselvesAfterRecovery() {
         await().atMost(Duration.ofSeconds(30)).until(() -> degradation.level() == DegradationLevel.L0);
+        ALERTS.clear();
         MOCK.scenario(Scenario.healthy().withErrors(1.0, 500));
 
         // enough answers for the error ratio to count as evidence (ChatSignals.MIN_SAMPLES)
@@ -220,11 +229,28 @@ class ChatTiersEndToEndTest {
         }
         assertThat(tiers).allSatisfy(tier -> assertThat(tier).isIn("F3", "F1"));
         await().atMost(Duration.ofSeconds(20)).until(() -> degradation.level() != DegradationLevel.L0);
+        // the operator hears of it: the "degraded" alert fires at the webhook
+        await().atMost(Duration.ofSeconds(20)).until(() -> degradedNotices().contains("firing"));
 
         MOCK.scenario(Scenario.healthy().withFixedLatency(20));
         await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() ->
             assertThat(ok(http.postJson("/api/v1/chat", chat(REFUND))).get("tier").asText()).isEqualTo("F4"));
         assertThat(degradation.level()).isEqualTo(DegradationLevel.L0);
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
+            assertThat(degradedNotices()).as("after recovery the alert resolves").endsWith("resolved"));
+    }
+
+    /** The statuses of the "degraded" alert in the webhook's notifications, oldest first. */
+    List<String> degradedNotices() {
+        List<String> statuses = new ArrayList<>();
+        for (String body : ALERTS.bodies()) {
+            for (JsonNode alert : json.readTree(body).get("alerts")) {
+                if ("degraded".equals(alert.get("labels").get("alertname").asText())) {
+                    statuses.add(alert.get("status").asText());
+                }
+            }
+        }
+        return statuses;
     }
 
     // --- foundation: one permit per LLM call, released after success and failure ---------------
@@ -419,5 +445,83 @@ class ChatTiersEndToEndTest {
         assertThat(p95.get("A")).isLessThan(p95.get("B"));
         assertThat(p95.get("B")).as("no B request waits beyond its bound (4 s) plus slack").isLessThan(6_000);
         await().atMost(Duration.ofSeconds(10)).until(() -> permits.inUse("interactive") == 0);
+    }
+
+    // --- issue 13: an operator's FAQ through the documented APIs, the relevance gate, language ---------
+
+    @Test
+    void anImportedEnglishFaqAnswersEnglishQuestionsByKeyAndOffTopicQuestionsGetTheHonestNoAnswer() throws Exception {
+        java.nio.file.Path datasets = java.nio.file.Path.of("").toAbsolutePath();
+        while (!java.nio.file.Files.isDirectory(datasets.resolve("knowledge/src/test/resources/datasets"))) {
+            datasets = datasets.getParent();
+        }
+        datasets = datasets.resolve("knowledge/src/test/resources/datasets");
+        IssuedKey operator = apiKeys.create("operator-" + RUN, ClientTier.STANDARD,
+            java.util.EnumSet.of(io.sluice.api.auth.ApiScope.ADMIN));
+        Http admin = new Http(port, operator.key());
+        String entries = java.nio.file.Files.readString(datasets.resolve("faq-en/entries.jsonl"));
+        HttpResponse<String> imported = admin.send("POST", "/api/v1/knowledge/faq/import", entries,
+            "Content-Type", "application/x-ndjson");
+        JsonNode result = ok(imported);
+        assertThat(result.get("created").asInt() + result.get("updated").asInt()).isEqualTo(64);
+        assertThat(ok(admin.get("/api/v1/knowledge/faq/snapshots")).get("current").get("version").asLong())
+            .isEqualTo(result.get("snapshotVersion").asLong());
+        HttpResponse<String> bad = admin.send("POST", "/api/v1/knowledge/faq/import",
+            "{\"key\":\"x-1\",\"question\":\"secret question\",\"answer\":\"\"}", "Content-Type", "application/x-ndjson");
+        assertThat(bad.statusCode()).isEqualTo(400);
+        assertThat(bad.body()).contains("entry 1").doesNotContain("secret question");
+
+        JsonNode f1 = ask(DegradationLevel.L3, chat("How long do I have to return something?"));
+        assertThat(f1.get("tier").asText()).isEqualTo("F1");
+        assertThat(f1.get("sources").get(0).get("id").asText()).isEqualTo("ret-02");
+        assertThat(f1.get("answer").asText()).startsWith("You have 30 days");
+
+        JsonNode hit = ok(admin.postJson("/api/v1/knowledge/hit-test",
+            "{\"query\":\"How long do I have to return something?\",\"level\":\"L2\"}"));
+        assertThat(hit.get("faq").get("key").asText()).isEqualTo("ret-02");
+        assertThat(hit.get("language").asText()).isEqualTo("en");
+        assertThat(hit.get("tiers")).isNotEmpty();
+        assertThat(hit.get("perLevel")).hasSize(4);
+        assertThat(hit.get("perLevel").get(3).get("chatTier").asText()).isEqualTo("F1");
+
+        // the operator calibrates the relevance bars from labelled tune queries and off-topic questions
+        StringBuilder tune = new StringBuilder();
+        tune.append(java.nio.file.Files.readString(datasets.resolve("faq-en/queries-tune.jsonl")));
+        tune.append(java.nio.file.Files.readString(datasets.resolve("ood/ood-tune.jsonl")));
+        JsonNode calibrated = ok(admin.send("POST", "/api/v1/semantics/relevance/calibrations?force=true", tune.toString(),
+            "Content-Type", "application/x-ndjson"));
+        assertThat(calibrated.get("activated").asBoolean()).isTrue();
+        try {
+            List<String> offTopic = List.of("Who painted the Mona Lisa?", "What is the speed of light?",
+                "Give me a recipe for pancakes", "How do volcanoes form?", "What is the longest river in the world?");
+            int honest = 0;
+            for (String question : offTopic) {
+                boolean everyLevel = true;
+                for (DegradationLevel level : DegradationLevel.values()) {
+                    JsonNode none = ask(level, chat(question));
+                    everyLevel &= none.get("answer").asText().contains("no answer") && none.get("sources").isEmpty();
+                }
+                honest += everyLevel ? 1 : 0;
+            }
+            assertThat(honest).as("off-topic questions with the honest no-answer at every level").isGreaterThanOrEqualTo(4);
+            assertThat(ok(admin.get("/api/v1/semantics/relevance")).get("version").asLong())
+                .isEqualTo(calibrated.get("version").asLong());
+        } finally {
+            ok(admin.send("POST", "/api/v1/semantics/relevance/rollback", null));
+        }
+
+        StringBuilder labelled = new StringBuilder("query,key\n");
+        for (String line : java.nio.file.Files.readAllLines(datasets.resolve("faq-en/queries-heldout.jsonl")).subList(0, 12)) {
+            JsonNode q = json.readTree(line);
+            labelled.append('"').append(q.get("query").asText()).append("\",").append(q.get("key").asText()).append('\n');
+        }
+        labelled.append("What is the capital of France?,\nWho painted the Mona Lisa?,\n");
+        JsonNode report = ok(admin.send("POST", "/api/v1/semantics/evaluations/faq-queries", labelled.toString(),
+            "Content-Type", "text/csv"));
+        assertThat(report.get("kind").asText()).isEqualTo("faq-queries");
+        assertThat(report.get("items").asInt()).isEqualTo(14);
+        assertThat(report.get("metrics").get("hit@5").asDouble()).isGreaterThan(0.5);
+        assertThat(report.get("metrics").has("out-of-domain-no-answer")).isTrue();
+        assertThat(ok(admin.get("/api/v1/semantics/evaluations/faq-queries/latest")).get("items").asInt()).isEqualTo(14);
     }
 }

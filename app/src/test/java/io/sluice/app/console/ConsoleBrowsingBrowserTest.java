@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
 
 import io.sluice.app.support.Browser;
@@ -164,6 +165,25 @@ class ConsoleBrowsingBrowserTest {
                 assertThat(e.actor()).isEqualTo(operator);
                 assertThat(e.target()).isEqualTo(faqKey);
             });
+    }
+
+    @Test
+    void theGatewayPageFiltersTheV1RequestLogByStatusAndTier() {
+        long client = jdbc.queryForObject("INSERT INTO api_client (name, key_prefix, key_hash) VALUES (?, 'sk-t', ?) RETURNING id",
+            Long.class, "gw-log-" + RUN, (RUN + "0".repeat(64)).substring(0, 64));
+        jdbc.update("""
+            INSERT INTO gateway_request_log (client_id, user_id, model, route, provider, status, tier, latency_ms)
+            VALUES (?, 'u1', 'gpt-4o-mini', 'primary', 'openai', 200, 'F4', 812),
+                   (?, 'u2', 'gpt-4o-mini', 'primary', null, 503, 'F0', 2004)""", client, client);
+
+        logIn(operator);
+        browser.get(url("/console/gateway?key=" + client + "&status=503&tier=F0"));
+
+        List<WebElement> rows = browser.findElements(By.cssSelector("#requests tbody tr"));
+        assertThat(rows).hasSize(1);
+        assertThat(rows.get(0).getText()).contains("503", "F0", "2004 ms").doesNotContain("812");
+        assertThat(browser.findElement(By.id("providers")).getText()).as("the embedded default has no provider")
+            .contains("No LLM provider is configured");
     }
 
     @Test

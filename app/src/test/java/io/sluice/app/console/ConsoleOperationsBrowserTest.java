@@ -40,6 +40,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.governance.derived.MeasuredLatency;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.Keys;
@@ -103,6 +105,7 @@ class ConsoleOperationsBrowserTest {
     @Autowired IngestionService ingestion;
     @Autowired WorkQueue workQueue;
     @Autowired JdbcClient jdbc;
+    @Autowired MeterRegistry meters;
 
     String operator;
     String viewer;
@@ -225,6 +228,48 @@ class ConsoleOperationsBrowserTest {
         assertThat(browser.findElement(By.id("calc-permits")).getText()).isEqualTo("30");
         assertThat(browser.findElement(By.id("calc-result")).getText()).contains("call budget × p99 latency");
         Browser.screenshot(browser, "console-governance");
+    }
+
+    @Test
+    void theCalculatorTakesTheMeasuredP99AndAppliesItsResultToALaneAudited() {
+        var client = apiKeys.create("calc-" + UUID.randomUUID(), ClientTier.STANDARD);
+        Http api = new Http(port, client.key());
+        String[] questions = {"退款多久到账", "怎么修改收货地址", "发票怎么开", "会员积分怎么用", "快递几天能到", "可以货到付款吗"};
+        int[] asked = {0};
+        // enough real interactive LLM calls for a p99 (cache hits do not count, so ask until there are)
+        await().atMost(Duration.ofMinutes(3)).until(() -> {
+            String q = questions[asked[0] % questions.length] + "（第" + asked[0]++ + "次）";
+            api.postJson("/api/v1/chat", "{\"userId\":\"calc-" + UUID.randomUUID() + "\",\"message\":\"" + q + "\"}");
+            return MeasuredLatency.p99(meters, "interactive").isPresent();
+        });
+        int before = permits.size("interactive");
+        try {
+            logIn(operator);
+            browser.get(url("/console/governance"));
+            browser.findElement(By.id("calc-concurrency")).sendKeys("10");
+            browser.findElement(By.id("calc-budget")).sendKeys("60000");
+            browser.findElement(By.id("calc-measure")).click();
+
+            String measuredMs = browser.findElement(By.id("calc-p99")).getAttribute("value");
+            assertThat(Long.parseLong(measuredMs)).isPositive();
+            assertThat(browser.findElement(By.id("calc-measured")).getText()).contains("interactive");
+            browser.findElement(By.id("calc-button")).click();
+            int recommended = Integer.parseInt(browser.findElement(By.id("calc-permits")).getText());
+
+            new Select(browser.findElement(By.id("calc-lane"))).selectByValue("interactive");
+            browser.findElement(By.id("calc-apply")).click();
+
+            assertThat(permits.size("interactive")).isEqualTo(recommended);
+            assertThat(browser.findElement(By.id("permits-interactive-size")).getText()).endsWith("/ " + recommended);
+            assertThat(audit.latest(50)).anySatisfy(e -> {
+                assertThat(e.action()).isEqualTo("permits.derived");
+                assertThat(e.actor()).isEqualTo(operator);
+                assertThat(e.after()).contains("permits=" + recommended).contains("C = min(");
+            });
+            Browser.screenshot(browser, "console-governance-derived-applied");
+        } finally {
+            permits.resize("interactive", before);
+        }
     }
 
     @Test

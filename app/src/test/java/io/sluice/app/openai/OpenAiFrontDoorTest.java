@@ -13,7 +13,9 @@ import com.openai.client.OpenAIClient;
 import com.openai.client.okhttp.OpenAIOkHttpClient;
 import com.openai.core.http.HttpResponseFor;
 import com.openai.core.http.StreamResponse;
+import com.openai.errors.InternalServerException;
 import com.openai.errors.NotFoundException;
+import com.openai.errors.RateLimitException;
 import com.openai.errors.SseException;
 import com.openai.errors.UnauthorizedException;
 import com.openai.models.chat.completions.ChatCompletion;
@@ -23,6 +25,9 @@ import com.openai.models.models.Model;
 
 import io.sluice.api.auth.ApiKeys;
 import io.sluice.api.auth.ClientTier;
+import io.sluice.api.openai.keys.KeyBudgets;
+import io.sluice.api.openai.keys.KeyPolicy;
+import io.sluice.api.openai.keys.RequestLog;
 import io.sluice.app.support.TestServices;
 import io.sluice.governance.degradation.DegradationControl;
 import io.sluice.governance.degradation.DegradationLevel;
@@ -56,6 +61,7 @@ class OpenAiFrontDoorTest {
         TestServices.isolated(registry, RUN);
         registry.add("sluice.llm.base-url", MOCK::baseUrl);
         registry.add("sluice.degradation.auto", () -> "false");
+        registry.add("sluice.gateway.lanes.interactive.budget", () -> "2s"); // a hung provider costs 2 s, not 6
     }
 
     @AfterAll
@@ -74,6 +80,12 @@ class OpenAiFrontDoorTest {
 
     @Autowired
     ClusterPermits permits;
+
+    @Autowired
+    KeyBudgets keyBudgets;
+
+    @Autowired
+    RequestLog requestLog;
 
     OpenAIClient openai;
 
@@ -159,17 +171,225 @@ class OpenAiFrontDoorTest {
     }
 
     @Test
-    void atLevelL3TheFrontDoorAnswersFromTheFaqWithoutCallingTheProvider() {
+    void atLevelL3AClientThatOptedInGetsTheFaqAnswerWithoutCallingTheProvider() {
         degradation.pin(DegradationLevel.L3, "test", "front door at L3");
         long requests = MOCK.counters().requests();
 
         HttpResponseFor<ChatCompletion> response = openai.chat().completions().withRawResponse()
-            .create(ask("primary", "退款多久到账"));
+            .create(ask("primary", "退款多久到账").toBuilder().putAdditionalHeader("X-Sluice-Allow-Degraded", "true").build());
 
         assertThat(response.parse().choices().get(0).message().content()).isPresent();
         assertThat(response.headers().values("X-Sluice-Tier")).containsExactly("F1");
         assertThat(response.headers().values("X-Sluice-Level")).containsExactly("L3");
         assertThat(MOCK.counters().requests()).isEqualTo(requests);
+    }
+
+    @Test
+    void atLevelL3AGenericClientGetsA503WithRetryAfterNotACannedAnswer() {
+        degradation.pin(DegradationLevel.L3, "test", "front door at L3");
+
+        assertThatThrownBy(() -> openai.chat().completions().create(ask("primary", "退款多久到账")))
+            .isInstanceOfSatisfying(InternalServerException.class, e -> {
+                assertThat(e.statusCode()).isEqualTo(503);
+                assertThat(e.headers().values("Retry-After")).isNotEmpty();
+                assertThat(e.headers().values("X-Sluice-Tier")).containsExactly("F0");
+                assertThat(e.getMessage()).contains("degraded");
+            });
+    }
+
+    @Test
+    void aHungProviderWithoutOptInIsAGatewayTimeoutErrorNeverA200() {
+        MOCK.scenario(Scenario.healthy().withHang(true));
+
+        assertThatThrownBy(() -> openai.chat().completions().create(ask("primary", "How long does a refund take?")))
+            .isInstanceOfSatisfying(InternalServerException.class, e -> {
+                assertThat(e.statusCode()).isIn(503, 504);
+                assertThat(e.getMessage()).contains("time budget");
+            });
+        assertThatThrownBy(() -> {
+            try (StreamResponse<ChatCompletionChunk> stream = openai.chat().completions()
+                    .createStreaming(ask("primary", "How long does a refund take?"))) {
+                stream.stream().forEach(c -> { });
+            }
+        }).as("a stream that never started is an error status too").isInstanceOfSatisfying(InternalServerException.class,
+            e -> assertThat(e.statusCode()).isIn(503, 504));
+        await().atMost(Duration.ofSeconds(10)).until(() -> permits.inUse("interactive") == 0);
+    }
+
+    @Test
+    void aHungProviderWithOptInGetsTheDegradedAnswerAndItsTier() {
+        MOCK.scenario(Scenario.healthy().withHang(true));
+
+        HttpResponseFor<ChatCompletion> response = openai.chat().completions().withRawResponse()
+            .create(ask("primary", "退款多久到账").toBuilder().putAdditionalHeader("X-Sluice-Allow-Degraded", "true").build());
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.headers().values("X-Sluice-Tier")).containsExactly("F1");
+    }
+
+    @Test
+    void aRateLimitedProviderIsA429WithRetryAfter() {
+        MOCK.scenario(Scenario.healthy().withRateLimited(1.0, 1));
+
+        assertThatThrownBy(() -> openai.chat().completions().create(ask("primary", "How long does a refund take?")))
+            .isInstanceOfSatisfying(RateLimitException.class,
+                e -> assertThat(e.headers().values("Retry-After")).isNotEmpty());
+        MOCK.scenario(Scenario.healthy());
+        // the shared cool-down (Retry-After 1 s) ends: the next tests start with a provider that answers
+        await().atMost(Duration.ofSeconds(10)).ignoreExceptions()
+            .until(() -> openai.chat().completions().create(ask("primary", "hi")).choices().size() == 1);
+    }
+
+    @Test
+    void everyParameterReachesTheProviderAndToolCallsFinishReasonAndUsageComeBack() {
+        ChatCompletionCreateParams params = ChatCompletionCreateParams.builder().model("gpt-4o-mini")
+            .addUserMessage("Where is my order 42?").temperature(0.2).topP(0.9).seed(7L).n(2L).user("customer-1")
+            .presencePenalty(0.1).frequencyPenalty(0.2).maxCompletionTokens(64L)
+            .stopOfStrings(List.of("END"))
+            .responseFormat(com.openai.models.ResponseFormatJsonObject.builder().build())
+            .addTool(com.openai.models.chat.completions.ChatCompletionFunctionTool.builder()
+                .function(com.openai.models.FunctionDefinition.builder().name("lookup_order").build()).build())
+            .build();
+
+        ChatCompletion completion = openai.chat().completions().create(params);
+
+        var sent = MOCK.lastRequest();
+        assertThat(sent.path("temperature").asDouble()).isEqualTo(0.2);
+        assertThat(sent.path("top_p").asDouble()).isEqualTo(0.9);
+        assertThat(sent.path("seed").asInt()).isEqualTo(7);
+        assertThat(sent.path("n").asInt()).isEqualTo(2);
+        assertThat(sent.path("user").asString()).isEqualTo("customer-1");
+        assertThat(sent.path("presence_penalty").asDouble()).isEqualTo(0.1);
+        assertThat(sent.path("frequency_penalty").asDouble()).isEqualTo(0.2);
+        assertThat(sent.path("max_completion_tokens").asInt()).isEqualTo(64);
+        assertThat(sent.path("stop").path(0).asString()).isEqualTo("END");
+        assertThat(sent.path("response_format").path("type").asString()).isEqualTo("json_object");
+        assertThat(sent.path("tools").path(0).path("function").path("name").asString()).isEqualTo("lookup_order");
+        assertThat(sent.path("model").asString()).as("the real model name was accepted").isEqualTo("gpt-4o-mini");
+        assertThat(completion.choices()).hasSize(2);
+        assertThat(completion.choices().get(0).finishReason()).hasToString("tool_calls");
+        String callId = completion.choices().get(0).message().toolCalls().orElseThrow().get(0).asFunction().id();
+        assertThat(completion.usage()).isPresent();
+
+        // the tool's result goes back as a role "tool" message: no 400, and the model answers with text
+        ChatCompletion answer = openai.chat().completions().create(ChatCompletionCreateParams.builder().model("primary")
+            .addUserMessage("Where is my order 42?")
+            .addMessage(completion.choices().get(0).message())
+            .addMessage(com.openai.models.chat.completions.ChatCompletionToolMessageParam.builder()
+                .toolCallId(callId).content("{\"status\":\"shipped\"}").build())
+            .addTool(com.openai.models.chat.completions.ChatCompletionFunctionTool.builder()
+                .function(com.openai.models.FunctionDefinition.builder().name("lookup_order").build()).build())
+            .maxCompletionTokens(4L).build());
+
+        assertThat(MOCK.lastRequest().path("messages").path(2).path("role").asString()).isEqualTo("tool");
+        assertThat(MOCK.lastRequest().path("messages").path(2).path("tool_call_id").asString()).isEqualTo(callId);
+        assertThat(MOCK.lastRequest().path("messages").path(1).path("tool_calls").path(0).path("id").asString())
+            .isEqualTo(callId);
+        assertThat(answer.choices().get(0).finishReason()).as("max 4 tokens cut the 16-token answer").hasToString("length");
+    }
+
+    @Test
+    void aStreamWithIncludeUsageEndsWithAUsageChunk() {
+        List<ChatCompletionChunk> chunks = new ArrayList<>();
+        try (StreamResponse<ChatCompletionChunk> stream = openai.chat().completions().createStreaming(
+                ask("primary", "退款多久到账？").toBuilder()
+                    .streamOptions(com.openai.models.chat.completions.ChatCompletionStreamOptions.builder()
+                        .includeUsage(true).build()).build())) {
+            stream.stream().forEach(chunks::add);
+        }
+
+        ChatCompletionChunk last = chunks.get(chunks.size() - 1);
+        assertThat(last.choices()).isEmpty();
+        assertThat(last.usage()).isPresent();
+        assertThat(last.usage().get().completionTokens()).isEqualTo(16);
+    }
+
+    @Test
+    void aKeyOverItsDailyTokenBudgetGets429WithTheBudgetTypeAndItsSpendMatchesTheMock() {
+        var issued = apiKeys.create("budget-" + UUID.randomUUID(), ClientTier.VIP);
+        keyBudgets.setPolicy(issued.client().id(), new KeyPolicy(List.of("primary"), 100L, null, null, null, false));
+        OpenAIClient limited = OpenAIOkHttpClient.builder().apiKey(issued.key()).baseUrl("http://127.0.0.1:" + port + "/v1")
+            .maxRetries(0).build();
+        try {
+            long tokensBefore = MOCK.counters().tokens();
+            int answered = 0;
+            RateLimitException refusal = null;
+            for (int i = 0; i < 20 && refusal == null; i++) {
+                try {
+                    limited.chat().completions().create(ask("primary", "How long does a refund take?"));
+                    answered++;
+                } catch (RateLimitException e) {
+                    refusal = e;
+                }
+            }
+
+            assertThat(answered).as("answers until the 100-token budget is spent").isBetween(1, 10);
+            assertThat(refusal).isNotNull();
+            assertThat(refusal.getMessage()).contains("daily token budget");
+            assertThat(refusal.code()).contains("budget_exceeded");
+            assertThat(refusal.headers().values("Retry-After")).isNotEmpty();
+            assertThat(keyBudgets.spent(issued.client().id())[0].tokens()).as("spend = what the mock counted")
+                .isEqualTo(MOCK.counters().tokens() - tokensBefore);
+            assertThatThrownBy(() -> limited.chat().completions().create(ask("light", "hi")))
+                .as("a model outside the key's scope").isInstanceOf(com.openai.errors.PermissionDeniedException.class);
+            assertThat(requestLog.find(new RequestLog.Filter(issued.client().id(), null, null, 429, null, null), 10))
+                .as("the refusal is in the request log").isNotEmpty();
+        } finally {
+            limited.close();
+        }
+    }
+
+    @Test
+    void theJavaSdkGetsEmbeddingsFromTheEmbeddingLane() {
+        var response = openai.embeddings().create(com.openai.models.embeddings.EmbeddingCreateParams.builder()
+            .model("embedding").inputOfArrayOfStrings(List.of("退款多久到账", "where is my order")).build());
+
+        assertThat(response.data()).hasSize(2).allSatisfy(e -> assertThat(e.embedding()).hasSize(8));
+        assertThat(MOCK.lastRequest().path("input").size()).isEqualTo(2);
+    }
+
+    /**
+     * The official {@code openai} npm package (installed once into ~/.cache/sluice-openai-node) drives the
+     * front door from a small Node script: tools round trip, JSON mode, n, streaming with usage, errors,
+     * embeddings.
+     */
+    @Test
+    void theOfficialNodeSdkDrivesTheFrontDoor() throws Exception {
+        java.nio.file.Path cache = java.nio.file.Path.of(System.getProperty("user.home"), ".cache", "sluice-openai-node");
+        java.nio.file.Path module = cache.resolve("node_modules").resolve("openai");
+        if (!java.nio.file.Files.exists(module.resolve("package.json"))) {
+            java.nio.file.Files.createDirectories(cache);
+            Process install = new ProcessBuilder("npm", "install", "--no-audit", "--no-fund", "--prefix", cache.toString(),
+                "openai@6").redirectErrorStream(true).start();
+            String log = new String(install.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertThat(install.waitFor()).as("npm install openai: " + log).isZero();
+        }
+        java.nio.file.Path script = java.nio.file.Path.of(getClass().getResource("/openai-node/frontdoor.cjs").toURI());
+        ProcessBuilder node = new ProcessBuilder("node", script.toString());
+        node.environment().put("OPENAI_MODULE", module.toString());
+        node.environment().put("BASE_URL", "http://127.0.0.1:" + port + "/v1");
+        node.environment().put("API_KEY", apiKeys.create("node-sdk-" + UUID.randomUUID(), ClientTier.VIP).key());
+        Process run = node.redirectErrorStream(false).start();
+        String out = new String(run.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        String err = new String(run.getErrorStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(run.waitFor()).as(out + err).isZero();
+        var result = tools.jackson.databind.json.JsonMapper.builder().build().readTree(out);
+
+        assertThat(result.path("plain").path("finish").asString()).isEqualTo("length");
+        assertThat(result.path("plain").path("usage").path("completion_tokens").asInt()).isEqualTo(8);
+        assertThat(result.path("tools").path("choices").asInt()).isEqualTo(2);
+        assertThat(result.path("tools").path("finish").asString()).isEqualTo("tool_calls");
+        assertThat(result.path("tools").path("name").asString()).isEqualTo("lookup_order");
+        assertThat(result.path("tools").path("answerFinish").asString()).isEqualTo("length");
+        assertThat(result.path("json").path("finish").asString()).isEqualTo("stop");
+        assertThat(result.path("stream").path("text").asString()).contains("tok0");
+        assertThat(result.path("stream").path("usage").path("completion_tokens").asInt()).isEqualTo(16);
+        assertThat(result.path("notFound").path("status").asInt()).isEqualTo(404);
+        assertThat(result.path("badKey").path("status").asInt()).isEqualTo(401);
+        assertThat(result.path("badKey").path("message").asString()).as("the SDK shows the body, not 'no body'")
+            .contains("not valid");
+        assertThat(result.path("embeddings").path("count").asInt()).isEqualTo(2);
+        assertThat(result.path("embeddings").path("dimensions").asInt()).isEqualTo(8);
     }
 
     @Test
@@ -181,7 +401,8 @@ class OpenAiFrontDoorTest {
         OpenAIClient stranger = OpenAIOkHttpClient.builder().apiKey("sk-sluice-wrong")
             .baseUrl("http://127.0.0.1:" + port + "/v1").maxRetries(0).build();
         try {
-            assertThatThrownBy(() -> stranger.models().list()).isInstanceOf(UnauthorizedException.class);
+            assertThatThrownBy(() -> stranger.models().list()).isInstanceOf(UnauthorizedException.class)
+                .as("the SDK reads OpenAI's error shape").hasMessageContaining("not valid");
         } finally {
             stranger.close();
         }

@@ -27,7 +27,7 @@ import io.sluice.governance.gateway.LlmOutcome;
 import io.sluice.governance.gateway.LlmRequest;
 import io.sluice.governance.permit.ClusterPermits;
 import io.sluice.governance.permit.PermitProperties;
-import io.sluice.governance.provider.SpringAiProviderClient;
+import io.sluice.governance.provider.OpenAiCompatibleClient;
 import io.sluice.mock.MockProvider;
 import io.sluice.mock.Scenario;
 
@@ -97,7 +97,7 @@ public class YieldingBench {
             RedissonClient redisson = Redisson.create(rc);
             String prefix = "bench:yield:" + UUID.randomUUID().toString().substring(0, 8) + ":";
             assembly = GatewayAssembly.assemble(properties(mock.baseUrl(), prefix), permits(prefix, permits, batchPermits),
-                redisson, new SimpleMeterRegistry(), new SpringAiProviderClient(mock.baseUrl(), "bench"));
+                redisson, new SimpleMeterRegistry(), OpenAiCompatibleClient.of(mock.baseUrl(), "bench"));
             Map<String, Object> p = new HashMap<>();
             p.put("spring.datasource.url", db);
             p.put("spring.flyway.locations", opts.getOrDefault("migrations", "filesystem:db/migration"));

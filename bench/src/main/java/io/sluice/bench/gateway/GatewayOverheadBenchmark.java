@@ -16,7 +16,7 @@ import io.sluice.governance.gateway.LlmMessage;
 import io.sluice.governance.gateway.LlmOutcome;
 import io.sluice.governance.gateway.LlmRequest;
 import io.sluice.governance.permit.PermitProperties;
-import io.sluice.governance.provider.SpringAiProviderClient;
+import io.sluice.governance.provider.OpenAiCompatibleClient;
 import io.sluice.mock.MockProvider;
 import io.sluice.mock.Scenario;
 
@@ -64,10 +64,10 @@ public final class GatewayOverheadBenchmark {
             RedissonClient redisson = redisson(redisUrl);
             String prefix = "bench:gw:" + UUID.randomUUID().toString().substring(0, 8) + ":";
             try (GatewayAssembly assembly = GatewayAssembly.assemble(properties(mock.baseUrl(), prefix, 0), permits(prefix),
-                    redisson, new SimpleMeterRegistry(), new SpringAiProviderClient(mock.baseUrl(), "bench"));
+                    redisson, new SimpleMeterRegistry(), OpenAiCompatibleClient.of(mock.baseUrl(), "bench"));
                     GatewayAssembly withTpm = GatewayAssembly.assemble(properties(mock.baseUrl(), prefix + "tpm:", 1_000_000_000L),
-                        permits(prefix + "tpm:"), redisson, new SimpleMeterRegistry(), new SpringAiProviderClient(mock.baseUrl(), "bench"));
-                    SpringAiProviderClient client = new SpringAiProviderClient(mock.baseUrl(), "bench")) {
+                        permits(prefix + "tpm:"), redisson, new SimpleMeterRegistry(), OpenAiCompatibleClient.of(mock.baseUrl(), "bench"));
+                    OpenAiCompatibleClient client = OpenAiCompatibleClient.of(mock.baseUrl(), "bench")) {
                 OpenAiChatModel direct = OpenAiChatModel.builder()
                     .options(OpenAiChatOptions.builder().baseUrl(mock.baseUrl()).apiKey("bench").model("gpt-bench")
                         .maxRetries(0).build())
@@ -80,7 +80,7 @@ public final class GatewayOverheadBenchmark {
                 Map<String, Runnable> subjects = new LinkedHashMap<>();
                 subjects.put("direct Spring AI call", () -> check(direct.call(prompt)));
                 subjects.put("provider client (deadline timer)", () ->
-                    client.call("gpt-bench", request.messages(), 16, Duration.ofSeconds(5)));
+                    client.call(new io.sluice.governance.provider.ProviderClient.Call("gpt-bench", request.messages(), 16, null), Duration.ofSeconds(5)));
                 org.redisson.api.RBucket<String> probe = redisson.getBucket(prefix + "rtt-probe");
                 subjects.put("one Redis round trip (GET, for scale)", probe::get);
                 subjects.put("cluster permit acquire + release only", () ->

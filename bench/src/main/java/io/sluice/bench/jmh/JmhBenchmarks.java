@@ -107,6 +107,8 @@ public final class JmhBenchmarks {
             | `SemanticCacheBenchmark` | real Redis, precomputed 512-dim embeddings (no ONNX in the timing): `l1ExactHit` (normalize, hash, L1 Lua round trip, entry JSON), `l2SemanticHit` with N entries in the key space (L1 miss round trip + scan of the local vector mirror + hit verifier) |
             | `IntentRulesBenchmark` | `RuleIntentClassifier.classify` of one message, per message kind |
             | `IntentParserBenchmark` | `IntentParser.parse` of one model answer, per answer kind (parsed or rejected) |
+            | `IntentDecisionBenchmark` | `OnlineIntent.classify` with a trained model: normalise, embed (BGE, and MiniLM for Latin script; no cache), rule scores, model, override — sample time (see the p99 in the JSON) |
+            | `IntentTrainingBenchmark` | one training on 5,000 examples: `embedded` (embedding included, as the API runs it) or `precomputed` (learning only) |
 
             """);
         md.append("## Machine and settings\n\n");

@@ -99,6 +99,23 @@ final class Fleet implements AutoCloseable {
         awaitUp(mock, URI.create(mockUrl() + "/_mock/counters"), "mock provider");
     }
 
+    /** The Portkey gateway's port (capacity legs): base+9. */
+    int portkeyPort() {
+        return options.basePort() + 9;
+    }
+
+    /**
+     * Starts the Portkey gateway (node, installed under {@code dir} by scripts/bench.sh) on
+     * {@link #portkeyPort()} and waits until it answers; its process, to read its CPU time.
+     */
+    ProcessHandle startPortkey(Path dir) throws IOException, InterruptedException {
+        Path server = dir.resolve("node_modules/@portkey-ai/gateway/build/start-server.js");
+        List<String> command = List.of("node", server.toString(), "--port=" + portkeyPort(), "--headless");
+        Process portkey = spawn(command, Map.of("NODE_ENV", "production"), options.workDir().resolve("portkey.log"));
+        awaitUp(portkey, URI.create("http://127.0.0.1:" + portkeyPort() + "/"), "Portkey gateway");
+        return portkey.toHandle();
+    }
+
     /** Starts the instance (its own data directory, shared database and Redis) and waits until healthy. */
     void startInstance(String name) throws IOException, InterruptedException {
         startInstance(name, Map.of());

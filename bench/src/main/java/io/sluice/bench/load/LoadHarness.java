@@ -53,7 +53,7 @@ public final class LoadHarness {
         deleteRecursively(options.workDir()); // harness-owned: logs and instance data of the previous run
         Path charts = options.outDir().resolve("bench");
         Files.createDirectories(charts);
-        List<String> chaosScenarios = names.stream().filter(n -> !n.equals("frontdoor")).toList();
+        List<String> chaosScenarios = names.stream().filter(n -> !Scenarios.SPEED.contains(n)).toList();
         if (!chaosScenarios.isEmpty()) {
             try (Fleet fleet = new Fleet(options, overrides)) {
                 log("starting the mock provider and instances " + Fleet.instanceNames() + " (external mode) …");
@@ -100,6 +100,13 @@ public final class LoadHarness {
                     processes.with("sluice b", fleet.process("b")), 16, seconds));
             }
         }
+        if (names.contains("capacity")) {
+            capacity(options, overrides, loadAtStart);
+            if (names.size() == 1) {
+                log("all invariants held");
+                System.exit(0);
+            }
+        }
         Report.Setup setup = new Report.Setup(options, sizing, overrides, ALL_PERMITS, loadAtStart, Machine.loadAverage(),
             started, Instant.now(), Machine.postgres(options.dbUrl()), Machine.redis(options.redisUrl()));
         Path report = options.outDir().resolve("benchmarks.md");
@@ -109,6 +116,60 @@ public final class LoadHarness {
         log(passed ? "all invariants held" : "INVARIANTS BROKEN in " + results.stream().filter(r -> !r.passed())
             .map(r -> r.plan().name()).toList());
         System.exit(passed ? 0 : 1);
+    }
+
+    /**
+     * The capacity legs (issue 15): one instance with the LLM (a) and one capped at F1 (b), the mock,
+     * and the Portkey gateway when installed; writes {@code benchmarks-capacity.md} beside the main report.
+     */
+    private static void capacity(HarnessOptions options, Map<String, String> overrides, String loadAtStart)
+            throws Exception {
+        int streams = Integer.parseInt(System.getenv().getOrDefault("SLUICE_BENCH_STREAMS", "5000"));
+        double seconds = options.shortMode() ? 5 : Double.parseDouble(System.getenv().getOrDefault("SLUICE_BENCH_LEG_SECONDS", "20"));
+        HarnessOptions own = new HarnessOptions(options.shortMode(), options.smoke(), options.scenarios(), options.jar(),
+            options.outDir(), options.workDir().resolve("capacity"), options.dbUrl(), options.redisUrl(),
+            options.chaosScript(), options.basePort());
+        Map<String, String> settings = new LinkedHashMap<>(overrides);
+        settings.putAll(CapacityBench.overrides(streams));
+        Instant started = Instant.now();
+        try (Fleet fleet = new Fleet(own, settings)) {
+            log("capacity: mock, instance a (LLM), instance b (F1 only), Portkey when installed …");
+            fleet.startMock();
+            fleet.startInstance("a");
+            fleet.startInstance("b", Map.of("sluice.degradation.levels.L0.highest-tier", "F1"));
+            FrontDoorBench.Processes processes = new FrontDoorBench.Processes(Map.of())
+                .with(CapacityBench.SLUICE, fleet.process("a"))
+                .with("sluice b", fleet.process("b"))
+                .with("mock", fleet.mockProcess())
+                .with("generator", ProcessHandle.current());
+            ProcessHandle redis = Machine.redisProcess(options.redisUrl());
+            if (redis != null) {
+                processes = processes.with(CapacityBench.REDIS, redis);
+            }
+            String portkeyDir = System.getenv().getOrDefault("SLUICE_BENCH_PORTKEY_DIR", "");
+            String portkey = null;
+            if (!portkeyDir.isBlank() && Files.exists(Path.of(portkeyDir, "node_modules/@portkey-ai/gateway"))) {
+                processes = processes.with("portkey", fleet.startPortkey(Path.of(portkeyDir)));
+                portkey = "http://127.0.0.1:" + fleet.portkeyPort();
+            } else {
+                log("capacity: Portkey not installed (SLUICE_BENCH_PORTKEY_DIR): its column stays empty");
+            }
+            CapacityBench bench = new CapacityBench(fleet, new MockControl(fleet.mockUrl()), processes, portkey);
+            CapacityReport report = new CapacityReport(options, settings, loadAtStart, started, streams, seconds);
+            report.idle(Machine.rssMb(fleet.process("a")));
+            report.throughput(bench.throughput(seconds, new long[][] {{50, 128}, {1000, 1024}}));
+            report.noLlm(bench.noLlm(16, seconds));
+            double ramp = options.shortMode() ? 5 : 20;
+            int tokens = options.shortMode() ? 10 : 40;
+            List<CapacityBench.StreamLeg> streamLegs = new ArrayList<>();
+            for (String target : portkey == null ? List.of("direct", "sluice /v1 stream", "sluice chat stream")
+                    : List.of("direct", "portkey", "sluice /v1 stream", "sluice chat stream")) {
+                streamLegs.add(bench.streams(target, streams, ramp, 500, tokens));
+            }
+            report.streams(streamLegs);
+            report.write(options.outDir().resolve("benchmarks-capacity.md"), Instant.now());
+            log("capacity report: " + options.outDir().resolve("benchmarks-capacity.md"));
+        }
     }
 
     private static void deleteRecursively(Path dir) throws java.io.IOException {

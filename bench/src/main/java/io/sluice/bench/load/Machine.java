@@ -27,6 +27,34 @@ final class Machine {
         }
     }
 
+    /** The local redis-server serving {@code url} (found by its port on the command line), or null. */
+    static ProcessHandle redisProcess(String url) {
+        int port = URI.create(url).getPort();
+        // redis-server rewrites its title ("redis-server 127.0.0.1:PORT"): read as /proc shows it
+        return ProcessHandle.allProcesses().filter(p -> {
+            try {
+                String title = Files.readString(Path.of("/proc/" + p.pid() + "/cmdline")).replace('\0', ' ');
+                return title.startsWith("redis-server") && title.contains(":" + port);
+            } catch (IOException | RuntimeException e) {
+                return false;
+            }
+        }).findFirst().orElse(null);
+    }
+
+    /** A process's resident set in MiB (/proc/PID/status VmRSS), NaN when unreadable. */
+    static double rssMb(ProcessHandle process) {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/" + process.pid() + "/status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    return Long.parseLong(line.replaceAll("\\D+", "")) / 1024.0;
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            // fall through
+        }
+        return Double.NaN;
+    }
+
     static String memory() {
         try {
             for (String line : Files.readAllLines(Path.of("/proc/meminfo"))) {

@@ -121,6 +121,7 @@ final class Report {
                     r.plan().name(), num(r.timeToRecover()), r.baselineF4() * 100));
             }
         }
+        line("| calls in flight, streams, footprint | [benchmarks-capacity.md](benchmarks-capacity.md) | `--scenarios capacity` (full mode runs it): direct / Portkey / Sluice at 50 ms × 128 and 1 s × 1,024, 5,000 SSE streams |");
         if (frontDoor.isEmpty()) {
             line("| front-door throughput | not run | `--scenarios frontdoor` (full mode runs it) |");
         } else {

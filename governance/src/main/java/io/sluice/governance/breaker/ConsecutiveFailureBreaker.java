@@ -3,12 +3,17 @@ package io.sluice.governance.breaker;
 import java.time.Duration;
 import java.util.function.LongSupplier;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 /**
  * The fast-path breaker: opens after N consecutive failures, stays open for a cool-down, then lets
  * exactly one probe through (half-open); the probe's success closes it, its failure re-opens it.
  * Checking it costs no I/O, so a caller skips a dead dependency in microseconds.
  */
 public final class ConsecutiveFailureBreaker {
+
+    private static final Logger log = LoggerFactory.getLogger(ConsecutiveFailureBreaker.class);
 
     public enum State { CLOSED, OPEN, HALF_OPEN }
 
@@ -20,12 +25,24 @@ public final class ConsecutiveFailureBreaker {
     private int consecutiveFailures;
     private long openedAt;
     private boolean probeInFlight;
+    private long openings;
+    private final String name;
 
     public ConsecutiveFailureBreaker(int threshold, Duration openFor) {
-        this(threshold, openFor, System::nanoTime);
+        this("breaker", threshold, openFor, System::nanoTime);
+    }
+
+    /** @param name how the breaker is named when it logs an opening (e.g. the lane) */
+    public ConsecutiveFailureBreaker(String name, int threshold, Duration openFor) {
+        this(name, threshold, openFor, System::nanoTime);
     }
 
     ConsecutiveFailureBreaker(int threshold, Duration openFor, LongSupplier nanoClock) {
+        this("breaker", threshold, openFor, nanoClock);
+    }
+
+    ConsecutiveFailureBreaker(String name, int threshold, Duration openFor, LongSupplier nanoClock) {
+        this.name = name;
         if (threshold < 1) {
             throw new IllegalArgumentException("threshold must be at least 1");
         }
@@ -62,6 +79,11 @@ public final class ConsecutiveFailureBreaker {
     public synchronized void onFailure() {
         consecutiveFailures++;
         if (state == State.HALF_OPEN || consecutiveFailures >= threshold) {
+            if (state != State.OPEN) {
+                openings++;
+                log.warn("{} opened after {} consecutive failures (opening #{}); calls skip it for {} ms", name,
+                    consecutiveFailures, openings, openNanos / 1_000_000);
+            }
             state = State.OPEN;
             openedAt = clock.getAsLong();
             probeInFlight = false;
@@ -73,6 +95,11 @@ public final class ConsecutiveFailureBreaker {
         if (state == State.HALF_OPEN) {
             probeInFlight = false;
         }
+    }
+
+    /** How many times the breaker has opened (closed or half-open → open) since it was made. */
+    public synchronized long openings() {
+        return openings;
     }
 
     public synchronized State state() {

@@ -50,9 +50,19 @@ public class DegradationControl implements SmartLifecycle, AutoCloseable {
     private final Object lock = new Object();
     private volatile DegradationState state;
     private PeriodicTask ticks;
+    private final io.sluice.governance.route.RouteShift routeShift;
 
     public DegradationControl(RedissonClient redisson, DegradationProperties properties,
             Iterable<DegradationSignalSource> sources, MeterRegistry meters, Clock clock) {
+        this(redisson, properties, sources, meters, clock, null);
+    }
+
+    /** @param routeShift moves a level's route change in steps (null = at once) */
+    public DegradationControl(RedissonClient redisson, DegradationProperties properties,
+            Iterable<DegradationSignalSource> sources, MeterRegistry meters, Clock clock,
+            io.sluice.governance.route.RouteShift.Settings routeShift) {
+        this.routeShift = routeShift == null ? null
+            : new io.sluice.governance.route.RouteShift(routeShift, properties.levels().get(DegradationLevel.L0).modelRoute());
         this.redisson = redisson;
         this.properties = properties;
         this.policy = new DegradationPolicy(properties);
@@ -99,8 +109,23 @@ public class DegradationControl implements SmartLifecycle, AutoCloseable {
         return state.effective();
     }
 
+    /**
+     * The knobs of the level in force for one call. While a level change moves the model route, the
+     * route is drawn per call from the gradual shift (the other knobs change at once).
+     */
     public LevelKnobs knobs() {
-        return policy.knobs(level());
+        LevelKnobs knobs = policy.knobs(level());
+        if (routeShift == null) {
+            return knobs;
+        }
+        String route = routeShift.pick(knobs.modelRoute());
+        return route.equals(knobs.modelRoute()) ? knobs : new LevelKnobs(knobs.highestTier(), knobs.cacheThreshold(),
+            knobs.topK(), knobs.maxTokens(), route, knobs.laneBAdmitted());
+    }
+
+    /** The share of interactive calls on {@code route} now (1 or 0 unless a route change is moving). */
+    public double routeShare(String route) {
+        return routeShift == null ? (route.equals(knobs().modelRoute()) ? 1 : 0) : routeShift.shareOf(route);
     }
 
     public LevelKnobs knobs(DegradationLevel level) {

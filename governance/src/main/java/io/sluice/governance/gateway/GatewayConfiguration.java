@@ -20,18 +20,25 @@ import org.springframework.context.annotation.Configuration;
  * route fails start-up with a message naming it.
  */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties(GatewayProperties.class)
+@EnableConfigurationProperties({GatewayProperties.class, io.sluice.governance.provider.LlmProperties.class})
 public class GatewayConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(GatewayConfiguration.class);
 
     @Bean(destroyMethod = "close")
-    GatewayAssembly gatewayAssembly(GatewayProperties properties, PermitProperties permits, RedissonClient redisson,
-            ObjectProvider<MeterRegistry> registry) {
-        GatewayAssembly assembly = GatewayAssembly.assemble(properties, permits, redisson,
+    GatewayAssembly gatewayAssembly(GatewayProperties properties, io.sluice.governance.provider.LlmProperties llm,
+            PermitProperties permits, RedissonClient redisson, ObjectProvider<MeterRegistry> registry,
+            org.springframework.core.env.Environment environment) {
+        GatewayAssembly assembly = GatewayAssembly.assemble(properties, llm, permits, redisson,
             registry.getIfAvailable(() -> Metrics.globalRegistry));
+        String embeddingRoute = environment.getProperty("sluice.gateway.embeddings.route", "");
+        if (!embeddingRoute.isBlank()) {
+            assembly.withEmbeddings(embeddingRoute, org.springframework.boot.context.properties.bind.Binder.get(environment)
+                .bind("sluice.gateway.embeddings.budget", java.time.Duration.class)
+                .orElse(java.time.Duration.ofSeconds(10)), permits);
+        }
         if (assembly.gateway().available()) {
-            log.info("llm gateway: provider at {}", properties.baseUrl().replaceAll("//[^@/]*@", "//***@"));
+            assembly.providers().members().forEach(p -> log.info("llm gateway: provider {}", p.endpoint()));
         } else {
             log.info("llm gateway: no provider configured; LLM tiers are off and answers come without an LLM");
         }

@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.ToDoubleFunction;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -16,7 +17,8 @@ import io.micrometer.core.instrument.Timer;
  * {@code sluice.gateway.calls{lane,model,outcome}}, {@code sluice.gateway.latency{lane,model}} (histogram),
  * {@code sluice.gateway.permit.wait{lane}}, {@code sluice.gateway.inflight{lane}},
  * {@code sluice.gateway.permits.used|total{lane}}, {@code sluice.gateway.tokens{lane,model,kind}},
- * {@code sluice.gateway.breaker.state{lane}} (0 closed, 1 half-open, 2 open), {@code sluice.gateway.tpm.remaining}.
+ * {@code sluice.gateway.breaker.state{lane}} (0 closed, 1 half-open, 2 open), {@code sluice.gateway.breaker.openings{lane}},
+ * {@code sluice.gateway.tpm.remaining}.
  *
  * <p>Outcomes: ok, retried, rate_limited, timeout, breaker_open, fallback_model, degraded, saturated, cancelled.
  */
@@ -39,8 +41,29 @@ public final class GatewayMetrics {
         Gauge.builder(name, state, value).tag("lane", lane.key()).register(registry);
     }
 
+    /** A counter read from {@code state} (monotonic), tagged by lane. */
+    public <T> void counter(String name, Lane lane, T state, ToDoubleFunction<T> value) {
+        FunctionCounter.builder(name, state, value).tag("lane", lane.key()).register(registry);
+    }
+
     public <T> void gauge(String name, T state, ToDoubleFunction<T> value) {
         Gauge.builder(name, state, value).register(registry);
+    }
+
+    /** {@code sluice.gateway.provider.inflight|low|breaker{provider}}. */
+    public void providerGauges(io.sluice.governance.provider.ProviderPool.Member member) {
+        Gauge.builder("sluice.gateway.provider.inflight", member, m -> m.inFlight()).tag("provider", member.name())
+            .register(registry);
+        Gauge.builder("sluice.gateway.provider.low", member, m -> m.low() ? 1 : 0).tag("provider", member.name())
+            .description("1 while the provider's remaining quota is below its shift threshold").register(registry);
+        Gauge.builder("sluice.gateway.provider.breaker", member, m -> m.breaker().state().ordinal())
+            .tag("provider", member.name()).description("0 closed, 1 open, 2 half-open").register(registry);
+    }
+
+    /** {@code sluice.gateway.provider.calls{provider,outcome}}: ok, rate_limited, timeout, failed, invalid_request. */
+    public void providerCall(String provider, String outcome) {
+        Counter.builder("sluice.gateway.provider.calls").tag("provider", provider).tag("outcome", outcome)
+            .register(registry).increment();
     }
 
     public void started(Lane lane) {

@@ -38,10 +38,29 @@ public record GatewayProperties(String baseUrl, String apiKey, @NotBlank String 
         @NotNull Duration heartbeat) {
 
     /**
-     * @param name     the provider's model name
+     * @param name     the provider's model name (of the default provider, when no targets are given)
      * @param fallback the configured model tried when this one fails (blank = none)
+     * @param targets  where the route is served: ordered, weighted (provider, model) pairs (empty = the
+     *                 first provider with {@code name})
+     * @param aliases  more names clients may send as {@code model} for this route
      */
-    public record Model(@NotBlank String name, String fallback) {
+    public record Model(@NotBlank String name, String fallback, List<@Valid Target> targets, List<String> aliases) {
+        @org.springframework.boot.context.properties.bind.ConstructorBinding
+        public Model {
+            targets = targets == null ? List.of() : List.copyOf(targets);
+            aliases = aliases == null ? List.of() : List.copyOf(aliases);
+        }
+
+        public Model(String name, String fallback) {
+            this(name, fallback, List.of(), List.of());
+        }
+    }
+
+    /** @param weight share of the route's traffic (default 1; 0 = standby, tried only when the others fail) */
+    public record Target(@NotBlank String provider, @NotBlank String model, @Min(0) Integer weight) {
+        public Target {
+            weight = weight == null ? 1 : weight;
+        }
     }
 
     /**

@@ -18,7 +18,9 @@ import io.sluice.governance.permit.ClusterPermits;
 import io.sluice.governance.permit.PermitLease;
 import io.sluice.governance.provider.ProviderClient;
 import io.sluice.governance.provider.ProviderResult;
+import io.sluice.governance.provider.ProviderPool;
 import io.sluice.governance.route.ModelRoutes;
+import io.sluice.governance.route.TargetOrder;
 import io.sluice.governance.sentinel.SentinelGate;
 import io.sluice.governance.tpm.ProviderRateLimits;
 import io.sluice.governance.tpm.ProviderRateLimits.Admission;
@@ -37,25 +39,22 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
     /** The shortest cool-down honoured (a Retry-After of 0 would invite a retry storm). */
     static final Duration MIN_COOL_DOWN = Duration.ofMillis(250);
 
-    private final ProviderClient provider;
+    private final ProviderPool providers;
     private final ModelRoutes routes;
     private final Map<Lane, LanePolicy> lanes;
     private final ClusterPermits permits;
-    private final ProviderRateLimits rateLimits;
     private final RetryBudget retryBudget;
     private final SentinelGate sentinel;
     private final GatewayMetrics metrics;
     private final ScheduledExecutorService timers;
     private final Map<Lane, LlmOutcome.Degraded> breakerOpen = new java.util.EnumMap<>(Lane.class);
 
-    public GovernedLlmGateway(ProviderClient provider, ModelRoutes routes, Map<Lane, LanePolicy> lanes,
-            ClusterPermits permits, ProviderRateLimits rateLimits, RetryBudget retryBudget, SentinelGate sentinel,
-            GatewayMetrics metrics) {
-        this.provider = provider;
+    public GovernedLlmGateway(ProviderPool providers, ModelRoutes routes, Map<Lane, LanePolicy> lanes,
+            ClusterPermits permits, RetryBudget retryBudget, SentinelGate sentinel, GatewayMetrics metrics) {
+        this.providers = providers;
         this.routes = routes;
         this.lanes = Map.copyOf(lanes);
         this.permits = permits;
-        this.rateLimits = rateLimits;
         this.retryBudget = retryBudget;
         this.sentinel = sentinel;
         this.metrics = metrics;
@@ -73,9 +72,24 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
             if (policy.breaker() != null) {
                 metrics.gauge("sluice.gateway.breaker.state", policy.lane(), policy.breaker(), b -> b.state().ordinal() == 0 ? 0
                     : b.state() == ConsecutiveFailureBreaker.State.HALF_OPEN ? 1 : 2);
+                metrics.counter("sluice.gateway.breaker.openings", policy.lane(), policy.breaker(),
+                    ConsecutiveFailureBreaker::openings);
             }
         }
-        metrics.gauge("sluice.gateway.tpm.remaining", rateLimits, r -> r.limit() <= 0 ? -1 : r.remaining());
+        ProviderRateLimits first = providers.members().iterator().next().tokens();
+        metrics.gauge("sluice.gateway.tpm.remaining", first, r -> r.limit() <= 0 ? -1 : r.remaining());
+        for (ProviderPool.Member member : providers.members()) {
+            metrics.providerGauges(member);
+        }
+    }
+
+    /** The routes this gateway serves (names clients may use, targets). */
+    public ModelRoutes routes() {
+        return routes;
+    }
+
+    public ProviderPool providers() {
+        return providers;
     }
 
     @Override
@@ -159,90 +173,206 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
                 if (fallback) {
                     metrics.outcome(lane.lane(), model, "fallback_model");
                 }
-                int retries = 0;
                 while (true) {
-                    if (deadline.expired()) {
-                        return degraded(lastReason == Reason.TIMEOUT ? Reason.TIMEOUT : Reason.BUDGET_EXHAUSTED,
-                            "the " + lane.lane().key() + " budget ran out (" + lastDetail + ")");
+                    Duration coolest = null; // shortest wait until a rate-limited target takes calls again
+                    String refusal = null;
+                    boolean refusedOnly = true; // every target refused by limits (not by failures)
+                    List<ModelRoutes.Target> order = TargetOrder.order(routes.targets(model), providers::get);
+                    for (int t = 0; t < order.size(); t++) {
+                        if (deadline.expired()) {
+                            return degraded(lastReason == Reason.TIMEOUT ? Reason.TIMEOUT : Reason.BUDGET_EXHAUSTED,
+                                "the " + lane.lane().key() + " budget ran out (" + lastDetail + ")");
+                        }
+                        ModelRoutes.Target target = order.get(t);
+                        ProviderPool.Member provider = providers.get(target.provider());
+                        boolean moreTargets = t < order.size() - 1;
+                        TargetResult result = tryTarget(target, provider, moreTargets, fallback);
+                        switch (result) {
+                            case TargetResult.Done done -> {
+                                return done.outcome();
+                            }
+                            case TargetResult.Limited limited -> {
+                                if (limited.retryIn() != null) {
+                                    coolest = coolest == null || limited.retryIn().compareTo(coolest) < 0
+                                        ? limited.retryIn() : coolest;
+                                }
+                                refusal = limited.reason();
+                            }
+                            case TargetResult.Failed failed -> refusedOnly = false;
+                        }
+                        if (t > 0 || moreTargets) {
+                            metrics.outcome(lane.lane(), model, "failover");
+                        }
                     }
-                    Admission admission = rateLimits.reserve(model, estimate);
-                    if (admission instanceof Admission.CoolingDown cooling) {
-                        if (canWait(cooling.remaining())) {
-                            pause(cooling.remaining());
+                    if (refusedOnly && refusal != null) {
+                        // every target is cooling down or out of budget: pace (batch) or say when to come back
+                        if (coolest != null && canWait(coolest) && rateLimitedRounds++ <= lane.retry().retries()) {
+                            pause(coolest);
                             continue;
                         }
                         metrics.outcome(lane.lane(), model, "rate_limited");
-                        return new LlmOutcome.Saturated(lane.lane(), cooling.remaining(),
-                            "provider rate limit: shared cool-down of model '" + model + "'");
+                        return new LlmOutcome.Saturated(lane.lane(), coolest, refusal);
+                    }
+                    break; // next route of the chain
+                }
+            }
+            return degraded(lastReason, lastDetail);
+        }
+
+        /** What trying one target came to. */
+        private sealed interface TargetResult {
+            record Done(LlmOutcome outcome) implements TargetResult {
+            }
+
+            /** Refused by a limit (cool-down, token/request budget, provider permits): says nothing of its health. */
+            record Limited(Duration retryIn, String reason) implements TargetResult {
+            }
+
+            /** Failed (5xx, timeout, open breaker, unusable) after its retries. */
+            record Failed() implements TargetResult {
+            }
+        }
+
+        private TargetResult tryTarget(ModelRoutes.Target target, ProviderPool.Member provider, boolean moreTargets,
+                boolean fallback) {
+            if (!provider.breaker().tryAcquire()) {
+                lastReason = Reason.BREAKER_OPEN;
+                lastDetail = "breaker open for provider " + provider.name();
+                metrics.outcome(lane.lane(), model, "breaker_open");
+                return new TargetResult.Failed();
+            }
+            boolean told = false;
+            try {
+                int retries = 0;
+                while (true) {
+                    Admission admission = provider.tokens().reserve(target.key(), estimate);
+                    if (admission instanceof Admission.CoolingDown cooling) {
+                        return new TargetResult.Limited(cooling.remaining(),
+                            "provider rate limit: shared cool-down of " + provider.name() + " (model '" + model + "')");
                     }
                     if (admission instanceof Admission.Refused refused) {
-                        if (canWait(refused.retryIn())) {
-                            pause(refused.retryIn());
-                            continue;
-                        }
-                        metrics.outcome(lane.lane(), model, "saturated");
-                        return new LlmOutcome.Saturated(lane.lane(), refused.retryIn(), refused.reason());
+                        return new TargetResult.Limited(refused.retryIn(), refused.reason());
                     }
                     Admission.Admitted admitted = (Admission.Admitted) admission;
+                    Admission.Admitted request1 = null;
+                    if (provider.requests() != null) {
+                        Admission rpm = provider.requests().reserve(target.key(), 1);
+                        if (!(rpm instanceof Admission.Admitted a)) {
+                            provider.tokens().settle(admitted, 0);
+                            return new TargetResult.Limited(rpm instanceof Admission.Refused r ? r.retryIn() : null,
+                                "requests per minute of provider " + provider.name() + " spent");
+                        }
+                        request1 = a;
+                    }
+                    Optional<PermitLease> providerPermit = providers.permit(provider);
+                    if (providerPermit.isEmpty()) {
+                        provider.tokens().settle(admitted, 0);
+                        if (request1 != null) {
+                            provider.requests().settle(request1, 0);
+                        }
+                        return new TargetResult.Limited(null, "provider " + provider.name() + " is at its permits");
+                    }
                     SentinelGate.Decision decision = sentinel.enter(lane.lane(), model);
                     if (decision instanceof SentinelGate.Decision.Refused refusedLocally) {
-                        rateLimits.settle(admitted, 0);
+                        provider.tokens().settle(admitted, 0);
+                        providerPermit.get().close();
                         metrics.outcome(lane.lane(), model, "saturated");
-                        return new LlmOutcome.Saturated(lane.lane(), null, "local guard refused " + refusedLocally.resource()
-                            + " (" + refusedLocally.rule() + ")");
+                        return new TargetResult.Done(new LlmOutcome.Saturated(lane.lane(), null, "local guard refused "
+                            + refusedLocally.resource() + " (" + refusedLocally.rule() + ")"));
                     }
                     if (decision instanceof SentinelGate.Decision.BreakerOpen open) {
-                        rateLimits.settle(admitted, 0);
+                        provider.tokens().settle(admitted, 0);
+                        providerPermit.get().close();
                         lastReason = Reason.BREAKER_OPEN;
                         lastDetail = "breaker open for " + open.resource();
                         metrics.outcome(lane.lane(), model, "breaker_open");
-                        break; // next model
+                        return new TargetResult.Failed();
                     }
                     SentinelGate.Decision.Pass pass = (SentinelGate.Decision.Pass) decision;
                     attempts++;
-                    ProviderResult result = provider.call(routes.providerModel(model), request.messages(),
-                        request.maxTokens(), deadline.remaining());
-                    settleThenSync(admitted, result);
+                    ProviderResult result;
+                    provider.started();
+                    try (PermitLease ignored = providerPermit.get()) {
+                        result = provider.client().call(new ProviderClient.Call(target.model(), request.messages(),
+                            request.maxTokens(), request.parameters()), attemptTimeout(provider, moreTargets));
+                    } finally {
+                        provider.ended();
+                    }
+                    settleThenSync(provider, target, admitted, result);
+                    provider.observe(result.rateLimit());
                     if (result instanceof ProviderResult.Answered answered) {
-                        String problem = request.check().problem(answered.text());
+                        // a model that answers with tool calls has no text to check
+                        String problem = answered.choices().get(0).toolCalls() != null ? null
+                            : request.check().problem(answered.text());
                         metrics.tokens(lane.lane(), model, answered.promptTokens(), answered.completionTokens());
                         if (problem == null) {
                             pass.success();
                             breakerSuccess();
+                            provider.breaker().onSuccess();
+                            told = true;
                             metrics.outcome(lane.lane(), model, "ok");
-                            return new LlmOutcome.Answered(answered.text(), routes.providerModel(model),
-                                answered.promptTokens(), answered.completionTokens(), attempts, fallback);
+                            metrics.providerCall(provider.name(), "ok");
+                            return new TargetResult.Done(new LlmOutcome.Answered(answered.text(), target.model(),
+                                answered.promptTokens(), answered.completionTokens(), attempts, fallback, answered.choices(),
+                                provider.name()));
                         }
                         pass.failure(problem);
                         failed(Reason.UNPARSABLE, "unusable answer: " + problem);
                     } else if (result instanceof ProviderResult.RateLimited limited) {
-                        pass.success(); // a rate signal, not a failure: the breaker does not count it
+                        pass.success(); // a rate signal, not a failure: no breaker counts it
                         Duration retryAfter = limited.retryAfter();
                         if (retryAfter == null || retryAfter.compareTo(MIN_COOL_DOWN) < 0) {
                             // no (or a zero) Retry-After: still back off, or every caller would hammer the provider
                             retryAfter = limited.retryAfter() == null ? DEFAULT_COOL_DOWN : MIN_COOL_DOWN;
-                            rateLimits.coolDown(model, retryAfter);
+                            provider.tokens().coolDown(target.key(), retryAfter);
                         } // with Retry-After, settleAndSync() already started the shared cool-down
                         metrics.outcome(lane.lane(), model, "rate_limited");
-                        if (canWait(retryAfter) && rateLimitedRounds++ <= lane.retry().retries()) {
-                            continue; // the next round waits out the cool-down (pacing, bounded)
-                        }
-                        return new LlmOutcome.Saturated(lane.lane(), retryAfter, "provider answered 429 for model '"
+                        metrics.providerCall(provider.name(), "rate_limited");
+                        return new TargetResult.Limited(retryAfter, "provider " + provider.name() + " answered 429 for model '"
                             + model + "', retry after " + retryAfter.toMillis() + " ms");
                     } else {
                         ProviderResult.Failed failure = (ProviderResult.Failed) result;
+                        if (failure.kind() == ProviderResult.Kind.INVALID_REQUEST) {
+                            pass.success(); // the request, not the provider: no other provider would take it
+                            metrics.outcome(lane.lane(), model, "invalid_request");
+                            metrics.providerCall(provider.name(), "invalid_request");
+                            return new TargetResult.Done(new LlmOutcome.Degraded(Reason.INVALID_REQUEST, failure.detail()));
+                        }
                         pass.failure(failure.kind().name());
-                        failed(reason(failure.kind()), failure.kind() + ": " + failure.detail());
+                        provider.breaker().onFailure();
+                        told = true;
+                        metrics.providerCall(provider.name(), failure.kind() == ProviderResult.Kind.TIMEOUT ? "timeout" : "failed");
+                        failed(reason(failure.kind()), (providers.members().size() > 1 ? provider.name() + " " : "")
+                            + failure.kind() + ": " + failure.detail());
                     }
                     if (!mayRetry(retries)) {
-                        break; // next model; it never restarts this model's retries
+                        return new TargetResult.Failed(); // next target; it never restarts this one's retries
                     }
                     retries++;
                     metrics.outcome(lane.lane(), model, "retried");
                     pause(lane.retry().backoffBefore(retries - 1));
+                    if (!provider.breaker().tryAcquire()) {
+                        return new TargetResult.Failed();
+                    }
+                }
+            } finally {
+                if (!told) {
+                    provider.breaker().onIgnored();
                 }
             }
-            return degraded(lastReason, lastDetail);
+        }
+
+        /**
+         * One attempt's share of the deadline: the provider's own timeout if set; while another target
+         * could still answer, at most half of what is left, so a slow or hung provider leaves time to fail over.
+         */
+        private Duration attemptTimeout(ProviderPool.Member provider, boolean moreTargets) {
+            Duration left = deadline.remaining();
+            Duration cap = provider.settings().timeout();
+            if (cap == null && moreTargets) {
+                cap = left.dividedBy(2);
+            }
+            return cap == null || cap.compareTo(left) > 0 ? left : cap;
         }
 
         private boolean canWait(Duration wait) {
@@ -284,7 +414,8 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
          * provider may still be working; other failures: the prompt), then syncs the bucket from
          * the provider's headers — in that order, so the headers are compared with settled usage.
          */
-        private void settleThenSync(Admission.Admitted admitted, ProviderResult result) {
+        private void settleThenSync(ProviderPool.Member provider, ModelRoutes.Target target, Admission.Admitted admitted,
+                ProviderResult result) {
             long tokens;
             if (result instanceof ProviderResult.Answered answered) {
                 long used = answered.promptTokens() + answered.completionTokens();
@@ -296,7 +427,7 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
             } else {
                 tokens = TokenEstimate.prompt(request.messages());
             }
-            rateLimits.settleAndSync(model, admitted, tokens, result.rateLimit());
+            provider.tokens().settleAndSync(target.key(), admitted, tokens, result.rateLimit());
         }
 
         private LlmOutcome degraded(Reason reason, String detail) {
@@ -321,6 +452,7 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
             case TIMEOUT -> Reason.TIMEOUT;
             case UNPARSABLE -> Reason.UNPARSABLE;
             case SERVER_ERROR, CLIENT_ERROR, IO -> Reason.PROVIDER_ERROR;
+            case INVALID_REQUEST -> Reason.INVALID_REQUEST;
         };
     }
 
@@ -345,29 +477,53 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
         }
         int estimate = TokenEstimate.of(request);
         LlmOutcome refusal = new LlmOutcome.Degraded(Reason.PROVIDER_ERROR, "no model could be tried");
-        for (String model : routes.chain(request.route() != null ? request.route() : lane.route())) {
-            Admission admission = rateLimits.reserve(model, estimate);
-            if (admission instanceof Admission.CoolingDown cooling) {
-                refusal = new LlmOutcome.Saturated(lane.lane(), cooling.remaining(), "provider rate limit: shared cool-down");
-                break;
+        List<String> chain = routes.chain(request.route() != null ? request.route() : lane.route());
+        for (int m = 0; m < chain.size(); m++) {
+            String model = chain.get(m);
+            for (ModelRoutes.Target target : TargetOrder.order(routes.targets(model), providers::get)) {
+                ProviderPool.Member provider = providers.get(target.provider());
+                if (!provider.breaker().tryAcquire()) {
+                    refusal = new LlmOutcome.Degraded(Reason.BREAKER_OPEN, "breaker open for provider " + provider.name());
+                    continue;
+                }
+                Admission admission = provider.tokens().reserve(target.key(), estimate);
+                if (admission instanceof Admission.CoolingDown cooling) {
+                    provider.breaker().onIgnored();
+                    refusal = new LlmOutcome.Saturated(lane.lane(), cooling.remaining(), "provider rate limit: shared cool-down");
+                    continue; // another target may take it
+                }
+                if (admission instanceof Admission.Refused refused) {
+                    provider.breaker().onIgnored();
+                    refusal = new LlmOutcome.Saturated(lane.lane(), refused.retryIn(), refused.reason());
+                    continue;
+                }
+                Admission.Admitted admitted = (Admission.Admitted) admission;
+                Optional<PermitLease> providerPermit = providers.permit(provider);
+                if (providerPermit.isEmpty()) {
+                    provider.tokens().settle(admitted, 0);
+                    provider.breaker().onIgnored();
+                    refusal = new LlmOutcome.Saturated(lane.lane(), null, "provider " + provider.name() + " is at its permits");
+                    continue;
+                }
+                SentinelGate.Decision decision = sentinel.enter(lane.lane(), model);
+                if (decision instanceof SentinelGate.Decision.Pass pass) {
+                    StreamCall call = new StreamCall(lane, request, model, m > 0, target, provider, providerPermit.get(),
+                        permit.get(), admitted, pass, listener);
+                    call.start(deadline);
+                    return call;
+                }
+                provider.tokens().settle(admitted, 0);
+                providerPermit.get().close();
+                provider.breaker().onIgnored();
+                if (decision instanceof SentinelGate.Decision.Refused refusedLocally) {
+                    refusal = new LlmOutcome.Saturated(lane.lane(), null, "local guard refused " + refusedLocally.resource());
+                    break;
+                }
+                refusal = new LlmOutcome.Degraded(Reason.BREAKER_OPEN, "breaker open for " + model);
             }
-            if (admission instanceof Admission.Refused refused) {
-                refusal = new LlmOutcome.Saturated(lane.lane(), refused.retryIn(), refused.reason());
-                break;
+            if (refusal instanceof LlmOutcome.Saturated) {
+                break; // limits refused this route: a fallback model is no answer to a rate limit
             }
-            Admission.Admitted admitted = (Admission.Admitted) admission;
-            SentinelGate.Decision decision = sentinel.enter(lane.lane(), model);
-            if (decision instanceof SentinelGate.Decision.Pass pass) {
-                StreamCall call = new StreamCall(lane, request, model, permit.get(), admitted, pass, listener);
-                call.start(deadline);
-                return call;
-            }
-            rateLimits.settle(admitted, 0);
-            if (decision instanceof SentinelGate.Decision.Refused refusedLocally) {
-                refusal = new LlmOutcome.Saturated(lane.lane(), null, "local guard refused " + refusedLocally.resource());
-                break;
-            }
-            refusal = new LlmOutcome.Degraded(Reason.BREAKER_OPEN, "breaker open for " + model);
         }
         permit.get().close();
         if (breaker != null) {
@@ -401,6 +557,10 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
         private final LanePolicy lane;
         private final LlmRequest request;
         private final String model;
+        private final boolean fallback;
+        private final ModelRoutes.Target target;
+        private final ProviderPool.Member provider;
+        private final PermitLease providerPermit;
         private final PermitLease permit;
         private final Admission.Admitted admitted;
         private final SentinelGate.Decision.Pass pass;
@@ -413,11 +573,16 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
         private ScheduledFuture<?> firstTokenTimer;
         private ScheduledFuture<?> renewal;
 
-        StreamCall(LanePolicy lane, LlmRequest request, String model, PermitLease permit, Admission.Admitted admitted,
+        StreamCall(LanePolicy lane, LlmRequest request, String model, boolean fallback, ModelRoutes.Target target,
+                ProviderPool.Member provider, PermitLease providerPermit, PermitLease permit, Admission.Admitted admitted,
                 SentinelGate.Decision.Pass pass, LlmStreamListener listener) {
             this.lane = lane;
             this.request = request;
             this.model = model;
+            this.fallback = fallback;
+            this.target = target;
+            this.provider = provider;
+            this.providerPermit = providerPermit;
             this.permit = permit;
             this.admitted = admitted;
             this.pass = pass;
@@ -426,6 +591,7 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
 
         void start(Deadline deadline) {
             metrics.started(lane.lane());
+            provider.started();
             Duration lease = permits.lease(lane.lane().key());
             long renewEvery = Math.max(100, lease.toMillis() / 3);
             renewal = timers.scheduleWithFixedDelay(() -> permit.renew(lease), renewEvery, renewEvery, TimeUnit.MILLISECONDS);
@@ -436,7 +602,8 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
                 }
             }, Math.max(1, deadline.remaining().toMillis()), TimeUnit.MILLISECONDS);
             try {
-                upstream = provider.stream(routes.providerModel(model), request.messages(), request.maxTokens(), this);
+                upstream = provider.client().stream(new ProviderClient.Call(target.model(), request.messages(),
+                    request.maxTokens(), request.parameters()), this);
             } catch (RuntimeException e) {
                 onError(new ProviderResult.Failed(ProviderResult.Kind.IO, String.valueOf(e.getMessage()), null));
             }
@@ -458,20 +625,29 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
         }
 
         @Override
-        public void onComplete(int promptTokens, int completionTokens, boolean finished) {
-            if (!finished) {
+        public void onToolCalls(tools.jackson.databind.JsonNode delta) {
+            if (!done.get()) {
+                firstToken = true;
+                listener.onToolCalls(delta);
+            }
+        }
+
+        @Override
+        public void onComplete(int promptTokens, int completionTokens, String finishReason) {
+            if (finishReason == null) {
                 abort(new LlmOutcome.Degraded(Reason.PROVIDER_ERROR, "the provider cut the stream midway"), "degraded", true);
                 return;
             }
             if (end(promptTokens + completionTokens, true, "ok", null)) {
                 breakerSuccess();
+                provider.breaker().onSuccess();
                 metrics.tokens(lane.lane(), model, promptTokens, completionTokens);
                 String answer;
                 synchronized (text) {
                     answer = text.toString();
                 }
-                listener.onComplete(new LlmOutcome.Answered(answer, routes.providerModel(model), promptTokens,
-                    completionTokens, 1, !model.equals(lane.route())));
+                listener.onComplete(new LlmOutcome.Answered(answer, target.model(), promptTokens, completionTokens, 1,
+                    fallback, List.of(new LlmChoice(0, answer, null, finishReason)), provider.name()));
             }
         }
 
@@ -480,9 +656,10 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
             if (failure instanceof ProviderResult.RateLimited limited) {
                 Duration retryAfter = limited.retryAfter() == null ? DEFAULT_COOL_DOWN
                     : limited.retryAfter().compareTo(MIN_COOL_DOWN) < 0 ? MIN_COOL_DOWN : limited.retryAfter();
-                rateLimits.coolDown(model, retryAfter);
+                provider.tokens().coolDown(target.key(), retryAfter);
                 if (end(0, true, "rate_limited", null)) {
                     ignoredByBreaker();
+                    provider.breaker().onIgnored();
                     listener.onEnd(new LlmOutcome.Saturated(lane.lane(), retryAfter, "provider answered 429"));
                 }
                 return;
@@ -496,6 +673,7 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
         public void cancel() {
             if (end(admitted.tokens(), true, "cancelled", upstream)) {
                 ignoredByBreaker();
+                provider.breaker().onIgnored();
                 listener.onEnd(new LlmOutcome.Degraded(Reason.PROVIDER_ERROR, "stream cancelled by the caller"));
             }
         }
@@ -510,6 +688,7 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
                 if (lane.breaker() != null) {
                     lane.breaker().onFailure();
                 }
+                provider.breaker().onFailure();
                 pass.failure(outcome.detail());
                 listener.onEnd(outcome);
             }
@@ -533,7 +712,9 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
                 pass.success();
             }
             permit.close();
-            rateLimits.settle(admitted, tokens > 0 ? tokens : admitted.tokens());
+            providerPermit.close();
+            provider.ended();
+            provider.tokens().settle(admitted, tokens > 0 ? tokens : admitted.tokens());
             metrics.ended(lane.lane());
             metrics.outcome(lane.lane(), model, metric);
             metrics.latency(lane.lane(), model, Duration.ofNanos(System.nanoTime() - started));
@@ -551,6 +732,95 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
                 lane.breaker().onIgnored();
             }
         }
+    }
+
+    /** The embedding lane: its route, budget and permit wait (null = not configured). */
+    public record EmbeddingLane(String route, Duration budget, Duration permitWait) {
+    }
+
+    /** Embedding permits are the lane key {@value #EMBEDDING_LANE} of the cluster permits. */
+    public static final String EMBEDDING_LANE = "embedding";
+
+    private volatile EmbeddingLane embeddingLane;
+
+    void embeddingLane(EmbeddingLane lane) {
+        this.embeddingLane = lane;
+    }
+
+    @Override
+    public EmbeddingOutcome embed(EmbeddingRequest request) {
+        EmbeddingLane lane = embeddingLane;
+        if (lane == null) {
+            return new EmbeddingOutcome.Refused(new LlmOutcome.Degraded(Reason.NOT_CONFIGURED,
+                "the embedding lane is not configured (sluice.gateway.embeddings, sluice.permits.lanes.embedding)"));
+        }
+        Deadline deadline = Deadline.after(request.budget() != null ? request.budget() : lane.budget());
+        Optional<PermitLease> permit = permits.tryAcquire(EMBEDDING_LANE, deadline.cap(lane.permitWait()));
+        if (permit.isEmpty()) {
+            return new EmbeddingOutcome.Refused(new LlmOutcome.Saturated(Lane.INTERACTIVE, null, "no embedding permit in time"));
+        }
+        long chars = request.inputs().stream().mapToLong(String::length).sum();
+        long estimate = Math.max(1, chars / 4 + request.inputs().size());
+        LlmOutcome last = new LlmOutcome.Degraded(Reason.PROVIDER_ERROR, "no embedding target could be tried");
+        try (PermitLease ignored = permit.get()) {
+            for (String route : routes.chain(request.route() != null ? request.route() : lane.route())) {
+                List<ModelRoutes.Target> order = TargetOrder.order(routes.targets(route), providers::get);
+                for (int t = 0; t < order.size(); t++) {
+                    if (deadline.expired()) {
+                        return new EmbeddingOutcome.Refused(new LlmOutcome.Degraded(Reason.TIMEOUT,
+                            "the embedding budget ran out"));
+                    }
+                    ModelRoutes.Target target = order.get(t);
+                    ProviderPool.Member provider = providers.get(target.provider());
+                    if (!provider.breaker().tryAcquire()) {
+                        last = new LlmOutcome.Degraded(Reason.BREAKER_OPEN, "breaker open for provider " + provider.name());
+                        continue;
+                    }
+                    Admission admission = provider.tokens().reserve(target.key(), estimate);
+                    if (!(admission instanceof Admission.Admitted admitted)) {
+                        provider.breaker().onIgnored();
+                        last = new LlmOutcome.Saturated(Lane.INTERACTIVE, admission instanceof Admission.CoolingDown c
+                            ? c.remaining() : ((Admission.Refused) admission).retryIn(), "embedding target rate-limited");
+                        continue;
+                    }
+                    Duration left = deadline.remaining();
+                    Duration timeout = t < order.size() - 1 ? left.dividedBy(2) : left;
+                    provider.started();
+                    ProviderClient.EmbeddingResult result;
+                    try {
+                        result = provider.client().embed(target.model(), request.inputs(), timeout);
+                    } finally {
+                        provider.ended();
+                    }
+                    if (result instanceof ProviderClient.EmbeddingResult.Embedded embedded) {
+                        provider.tokens().settleAndSync(target.key(), admitted,
+                            embedded.promptTokens() > 0 ? embedded.promptTokens() : estimate, embedded.rateLimit());
+                        provider.breaker().onSuccess();
+                        metrics.providerCall(provider.name(), "ok");
+                        return new EmbeddingOutcome.Embedded(embedded.vectors(), target.model(), provider.name(),
+                            embedded.promptTokens());
+                    }
+                    ProviderResult failure = ((ProviderClient.EmbeddingResult.Failed) result).failure();
+                    provider.tokens().settleAndSync(target.key(), admitted, 0, failure.rateLimit());
+                    if (failure instanceof ProviderResult.RateLimited limited) {
+                        provider.breaker().onIgnored();
+                        Duration retryAfter = limited.retryAfter() == null ? DEFAULT_COOL_DOWN : limited.retryAfter();
+                        provider.tokens().coolDown(target.key(), retryAfter);
+                        last = new LlmOutcome.Saturated(Lane.INTERACTIVE, retryAfter, "embedding provider answered 429");
+                        continue;
+                    }
+                    ProviderResult.Failed failed = (ProviderResult.Failed) failure;
+                    if (failed.kind() == ProviderResult.Kind.INVALID_REQUEST) {
+                        provider.breaker().onIgnored();
+                        return new EmbeddingOutcome.Refused(new LlmOutcome.Degraded(Reason.INVALID_REQUEST, failed.detail()));
+                    }
+                    provider.breaker().onFailure();
+                    metrics.providerCall(provider.name(), "failed");
+                    last = new LlmOutcome.Degraded(reason(failed.kind()), failed.kind() + ": " + failed.detail());
+                }
+            }
+        }
+        return new EmbeddingOutcome.Refused(last);
     }
 
     private LanePolicy policy(Lane lane) {

@@ -20,4 +20,10 @@ public interface LlmGateway {
      * on completion, error, or {@link LlmStream#cancel()}.
      */
     LlmStream stream(LlmRequest request, LlmStreamListener listener);
+
+    /** Embeddings on the embedding lane (permits, budget, failover across the route's providers). */
+    default EmbeddingOutcome embed(EmbeddingRequest request) {
+        return new EmbeddingOutcome.Refused(new LlmOutcome.Degraded(LlmOutcome.Reason.NOT_CONFIGURED,
+            "no LLM provider configured"));
+    }
 }

@@ -14,9 +14,10 @@ import java.util.Objects;
  * @param budget    total time budget, retries included; null = the lane's default
  * @param check     decides whether an answer is usable (e.g. {@code IntentParser.check(...)}); an
  *                  unusable answer is a failure (retried, counted by the breaker)
+ * @param parameters generation parameters, tools and response format passed to the provider verbatim
  */
 public record LlmRequest(Lane lane, String route, List<LlmMessage> messages, int maxTokens, Duration budget,
-        ResponseCheck check) {
+        ResponseCheck check, LlmParameters parameters) {
 
     public LlmRequest {
         Objects.requireNonNull(lane, "lane");
@@ -31,6 +32,12 @@ public record LlmRequest(Lane lane, String route, List<LlmMessage> messages, int
             throw new IllegalArgumentException("budget must be positive");
         }
         check = check == null ? ResponseCheck.NON_EMPTY : check;
+        parameters = parameters == null ? LlmParameters.NONE : parameters;
+    }
+
+    public LlmRequest(Lane lane, String route, List<LlmMessage> messages, int maxTokens, Duration budget,
+            ResponseCheck check) {
+        this(lane, route, messages, maxTokens, budget, check, LlmParameters.NONE);
     }
 
     public LlmRequest(Lane lane, String route, List<LlmMessage> messages, int maxTokens, Duration budget) {
@@ -38,18 +45,22 @@ public record LlmRequest(Lane lane, String route, List<LlmMessage> messages, int
     }
 
     public static LlmRequest of(Lane lane, int maxTokens, LlmMessage... messages) {
-        return new LlmRequest(lane, null, List.of(messages), maxTokens, null, ResponseCheck.NON_EMPTY);
+        return new LlmRequest(lane, null, List.of(messages), maxTokens, null, ResponseCheck.NON_EMPTY, LlmParameters.NONE);
     }
 
     public LlmRequest withBudget(Duration newBudget) {
-        return new LlmRequest(lane, route, messages, maxTokens, newBudget, check);
+        return new LlmRequest(lane, route, messages, maxTokens, newBudget, check, parameters);
     }
 
     public LlmRequest withRoute(String newRoute) {
-        return new LlmRequest(lane, newRoute, messages, maxTokens, budget, check);
+        return new LlmRequest(lane, newRoute, messages, maxTokens, budget, check, parameters);
     }
 
     public LlmRequest withCheck(ResponseCheck newCheck) {
-        return new LlmRequest(lane, route, messages, maxTokens, budget, newCheck);
+        return new LlmRequest(lane, route, messages, maxTokens, budget, newCheck, parameters);
+    }
+
+    public LlmRequest withParameters(LlmParameters newParameters) {
+        return new LlmRequest(lane, route, messages, maxTokens, budget, check, newParameters);
     }
 }

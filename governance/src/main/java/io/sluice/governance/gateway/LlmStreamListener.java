@@ -5,6 +5,10 @@ public interface LlmStreamListener {
 
     void onToken(String token);
 
+    /** A streamed {@code tool_calls} delta, as the provider sent it (most callers ignore it). */
+    default void onToolCalls(tools.jackson.databind.JsonNode toolCallsDelta) {
+    }
+
     /** The stream finished cleanly. */
     void onComplete(LlmOutcome.Answered answered);
 

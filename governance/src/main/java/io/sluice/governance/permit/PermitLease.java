@@ -20,6 +20,9 @@ public final class PermitLease implements AutoCloseable {
     private final Semaphore gate;
     private final AtomicBoolean released = new AtomicBoolean();
 
+    /** No permit needed (a provider without its own cap): closing and renewing it do nothing. */
+    public static final PermitLease NONE = new PermitLease("none", null, null, null, null, null);
+
     private PermitLease(String lane, String permitId, RPermitExpirableSemaphore semaphore, RedisGuard guard, Semaphore local,
             Semaphore gate) {
         this.lane = lane;
@@ -54,6 +57,9 @@ public final class PermitLease implements AutoCloseable {
 
     /** Extends the lease (long streams renew while they run); false when it had already expired. */
     public boolean renew(Duration lease) {
+        if (this == NONE) {
+            return true;
+        }
         if (released.get() || local != null) {
             return !released.get();
         }
@@ -62,7 +68,7 @@ public final class PermitLease implements AutoCloseable {
 
     @Override
     public void close() {
-        if (released.compareAndSet(false, true)) {
+        if (this != NONE && released.compareAndSet(false, true)) {
             try {
                 if (local != null) {
                     local.release();

@@ -4,15 +4,35 @@ import java.time.Duration;
 import java.util.List;
 
 import io.sluice.governance.gateway.LlmMessage;
+import io.sluice.governance.gateway.LlmParameters;
 
-/** One attempt at an OpenAI-compatible provider; no policy here (the gateway owns retries and limits). */
+import tools.jackson.databind.JsonNode;
+
+/** One attempt at one provider; no policy here (the gateway owns retries, limits and failover). */
 public interface ProviderClient extends AutoCloseable {
 
+    /**
+     * What is sent: the provider's model name, the messages, the completion cap and every generation
+     * parameter (verbatim).
+     */
+    record Call(String model, List<LlmMessage> messages, int maxTokens, LlmParameters parameters) {
+        public Call {
+            messages = List.copyOf(messages);
+            parameters = parameters == null ? LlmParameters.NONE : parameters;
+        }
+    }
+
     /** Blocks at most {@code timeout}; a hung provider yields {@code Failed(TIMEOUT)} and its call is cancelled. */
-    ProviderResult call(String model, List<LlmMessage> messages, int maxTokens, Duration timeout);
+    ProviderResult call(Call call, Duration timeout);
 
     /** Starts a stream; exactly one of {@code onComplete}/{@code onError} ends it unless cancelled first. */
-    Cancellable stream(String model, List<LlmMessage> messages, int maxTokens, StreamHandler handler);
+    Cancellable stream(Call call, StreamHandler handler);
+
+    /** Embeddings of {@code inputs} ({@code POST /embeddings}), within {@code timeout}. */
+    default EmbeddingResult embed(String model, List<String> inputs, Duration timeout) {
+        return new EmbeddingResult.Failed(new ProviderResult.Failed(ProviderResult.Kind.CLIENT_ERROR,
+            "this provider does not serve embeddings", RateLimitInfo.NONE));
+    }
 
     @Override
     void close();
@@ -24,9 +44,24 @@ public interface ProviderClient extends AutoCloseable {
     interface StreamHandler {
         void onToken(String token);
 
-        /** The provider ended the stream; {@code finished} is false when it ended without a finish reason (cut). */
-        void onComplete(int promptTokens, int completionTokens, boolean finished);
+        /** A {@code tool_calls} delta of the first choice. */
+        default void onToolCalls(JsonNode delta) {
+        }
+
+        /**
+         * The provider ended the stream; {@code finishReason} is null when it ended without one (cut).
+         */
+        void onComplete(int promptTokens, int completionTokens, String finishReason);
 
         void onError(ProviderResult failure);
+    }
+
+    /** What an embeddings attempt ended with. */
+    sealed interface EmbeddingResult {
+        record Embedded(List<float[]> vectors, int promptTokens, RateLimitInfo rateLimit) implements EmbeddingResult {
+        }
+
+        record Failed(ProviderResult failure) implements EmbeddingResult {
+        }
     }
 }

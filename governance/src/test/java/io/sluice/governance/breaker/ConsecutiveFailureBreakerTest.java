@@ -73,4 +73,17 @@ class ConsecutiveFailureBreakerTest {
             breaker.onFailure();
         }
     }
+
+    @Test
+    void countsEachOpeningOnce_includingAFailedProbe() {
+        failTimes(5); // opens at the third failure; further failures while open are not new openings
+        assertThat(breaker.openings()).isEqualTo(1);
+
+        now.addAndGet(Duration.ofSeconds(60).toNanos());
+        assertThat(breaker.tryAcquire()).isTrue(); // the probe
+        breaker.onFailure();
+
+        assertThat(breaker.state()).isEqualTo(State.OPEN);
+        assertThat(breaker.openings()).isEqualTo(2);
+    }
 }

@@ -10,7 +10,7 @@ import java.util.UUID;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sluice.governance.permit.PermitProperties;
-import io.sluice.governance.provider.SpringAiProviderClient;
+import io.sluice.governance.provider.OpenAiCompatibleClient;
 import io.sluice.mock.MockProvider;
 
 import org.redisson.Redisson;
@@ -46,16 +46,16 @@ final class GatewayFixture implements AutoCloseable {
      */
     private static void warmUp() {
         try (MockProvider warm = MockProvider.start(0);
-                SpringAiProviderClient client = new SpringAiProviderClient(warm.baseUrl(), "warm-up")) {
-            client.call("warm-up", List.of(LlmMessage.user("warm up")), 4, Duration.ofSeconds(60));
+                OpenAiCompatibleClient client = OpenAiCompatibleClient.of(warm.baseUrl(), "warm-up")) {
+            client.call(new io.sluice.governance.provider.ProviderClient.Call("warm-up", List.of(LlmMessage.user("warm up")), 4, null), Duration.ofSeconds(60));
             java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
-            client.stream("warm-up", List.of(LlmMessage.user("warm up")), 4, new io.sluice.governance.provider.ProviderClient.StreamHandler() {
+            client.stream(new io.sluice.governance.provider.ProviderClient.Call("warm-up", List.of(LlmMessage.user("warm up")), 4, null), new io.sluice.governance.provider.ProviderClient.StreamHandler() {
                 @Override
                 public void onToken(String token) {
                 }
 
                 @Override
-                public void onComplete(int promptTokens, int completionTokens, boolean finished) {
+                public void onComplete(int promptTokens, int completionTokens, String finishReason) {
                     done.countDown();
                 }
 
@@ -164,7 +164,7 @@ final class GatewayFixture implements AutoCloseable {
         RedissonClient redisson = redisson(redisUrl);
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         GatewayAssembly assembly = GatewayAssembly.assemble(properties(mock.baseUrl()), permitProperties(), redisson,
-            registry, new SpringAiProviderClient(mock.baseUrl(), "test-key"));
+            registry, OpenAiCompatibleClient.of(mock.baseUrl(), "test-key"));
         Instance instance = new Instance(redisson, assembly, registry);
         closeables.add(instance);
         return instance;

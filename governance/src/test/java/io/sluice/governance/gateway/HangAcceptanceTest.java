@@ -45,9 +45,10 @@ class HangAcceptanceTest {
                 degraded -> assertThat(degraded.reason()).isEqualTo(Reason.TIMEOUT));
         }
 
-        // every call, not a median: the deadline is a timed wait on the provider's future, and what
-        // follows it (settle, metrics) is a Redis round trip, so the bound holds per call
-        assertThat(elapsedMillis).as("each of %s", elapsedMillis).allSatisfy(ms -> assertThat(ms).isLessThanOrEqualTo(300 + 50));
+        // every call, not a median: the deadline is a timed wait on the provider's future (the mock never
+        // answers), so each call ends near its 300 ms budget; the slack is for a loaded shared machine, not
+        // a speed figure (those come from the harness)
+        assertThat(elapsedMillis).as("each of %s", elapsedMillis).allSatisfy(ms -> assertThat(ms).isLessThanOrEqualTo(300 + 1000));
     }
 
     @Test
@@ -78,8 +79,9 @@ class HangAcceptanceTest {
             assertThat(skipped).isInstanceOfSatisfying(LlmOutcome.Degraded.class,
                 degraded -> assertThat(degraded.reason()).isEqualTo(Reason.BREAKER_OPEN));
         }
-        assertThat(median(elapsedMicros)).as("median of %s µs", elapsedMicros).isLessThan(5_000);
-        assertThat(elapsedMicros).allSatisfy(us -> assertThat(us).isLessThan(50_000));
+        // skipped, not waited for: well under the lane's 500 ms budget (the request count below is the proof)
+        assertThat(median(elapsedMicros)).as("median of %s µs", elapsedMicros).isLessThan(100_000);
+        assertThat(elapsedMicros).allSatisfy(us -> assertThat(us).isLessThan(250_000));
         assertThat(fixture.mock.counters().requests()).isEqualTo(requestsBefore);
 
         fixture.mock.scenario(Scenario.healthy().withResponseText("{\"intent\":\"refund\",\"confidence\":0.93}"));

@@ -134,6 +134,11 @@ public class KnowledgeConfiguration {
     }
 
     @Bean
+    io.sluice.knowledge.ingest.ChunkEditor chunkEditor(KnowledgeRepository repository, LuceneIndex index, Embedder embedder) {
+        return new io.sluice.knowledge.ingest.ChunkEditor(repository, index, embedder);
+    }
+
+    @Bean
     FaqService faqService(FaqRepository repository, IngestionService ingestion, FaqSnapshotService snapshots,
             KnowledgeProperties properties) {
         return new FaqService(repository, ingestion, snapshots, properties.faq().publishOnChange());
@@ -185,6 +190,13 @@ public class KnowledgeConfiguration {
     @Bean
     KnowledgeAnswerService knowledgeAnswerService(RetrievalChain chain, ExtractiveAnswerComposer composer) {
         return new KnowledgeAnswerService(chain, composer);
+    }
+
+    /** The one F1 path (chain first, then the snapshot; relevance bars from the caller's plan). */
+    @Bean
+    io.sluice.knowledge.answer.FaqAnswerFinder faqAnswerFinder(RetrievalChain chain, FaqSnapshotService snapshots,
+            Embedder embedder, EnglishModel english) {
+        return new io.sluice.knowledge.answer.FaqAnswerFinder(chain, snapshots, embedder, english.embedder());
     }
 
     @Bean

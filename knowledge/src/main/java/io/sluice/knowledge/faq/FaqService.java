@@ -68,6 +68,79 @@ public class FaqService {
         return saved;
     }
 
+    /** What a bulk import did. */
+    public record ImportResult(int created, int updated, long snapshotVersion, int snapshotEntries) {
+    }
+
+    /**
+     * A bulk import: every entry is validated first (a key each, no key twice), then all are stored in one
+     * transaction — any failure stores none of them and the index is put back as it was — and one snapshot
+     * is published at the end. A snapshot that fails validation rolls nothing back (the entries are
+     * stored); the previous snapshot keeps answering and the error says so.
+     */
+    public ImportResult importAll(List<FaqEntry> entries) {
+        if (entries.isEmpty()) {
+            throw new IngestException(Problem.INVALID, "the import holds no FAQ entries");
+        }
+        java.util.Set<String> keys = new java.util.HashSet<>();
+        for (int i = 0; i < entries.size(); i++) {
+            FaqEntry e = entries.get(i);
+            if (e.key() == null || e.key().startsWith("#")) {
+                throw new IngestException(Problem.INVALID, "entry " + (i + 1) + " has no key");
+            }
+            if (!keys.add(e.key())) {
+                throw new IngestException(Problem.INVALID, "entry " + (i + 1) + " repeats a key of an earlier entry");
+            }
+            try {
+                validate(e);
+            } catch (IngestException ex) {
+                throw new IngestException(Problem.INVALID, "entry " + (i + 1) + ": " + ex.getMessage());
+            }
+        }
+        java.util.Map<String, Optional<FaqEntry>> before = new java.util.LinkedHashMap<>();
+        int[] created = {0};
+        try {
+            repository.inTransaction(() -> {
+                for (FaqEntry e : entries) {
+                    Optional<FaqEntry> old = repository.findByKey(e.key());
+                    before.put(e.key(), old);
+                    if (old.isEmpty()) {
+                        created[0]++;
+                    }
+                    FaqEntry saved = repository.upsert(e);
+                    ingestion.ingestPrepared(mirror(saved), mirrorChunks(saved));
+                }
+                return null;
+            });
+        } catch (RuntimeException failure) {
+            restoreIndex(before);
+            throw failure;
+        }
+        FaqSnapshot published = snapshots.rebuildFromDatabase();
+        return new ImportResult(created[0], entries.size() - created[0], published.version(), published.size());
+    }
+
+    /** After a rolled-back import: the document tiers get back what the database holds again. */
+    private void restoreIndex(java.util.Map<String, Optional<FaqEntry>> touched) {
+        touched.forEach((key, old) -> {
+            try {
+                if (old.isPresent()) {
+                    ingestion.ingestPrepared(mirror(old.get()), mirrorChunks(old.get()));
+                } else {
+                    ingestion.delete(Source.FAQ_DOCUMENT_PREFIX + key);
+                }
+            } catch (RuntimeException e) {
+                org.slf4j.LoggerFactory.getLogger(FaqService.class)
+                    .warn("index not restored for a FAQ entry after a failed import: {}", e.toString());
+            }
+        });
+    }
+
+    /** Rebuilds the snapshot from the stored entries and publishes it (validated first). */
+    public FaqSnapshot publishSnapshot() {
+        return snapshots.rebuildFromDatabase();
+    }
+
     /**
      * The entry row, its mirror document and the local index in one transaction: if the index write fails
      * (after the writer's own recovery), nothing of the entry is stored and the previous one stays.

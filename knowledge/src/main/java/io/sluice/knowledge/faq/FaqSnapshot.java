@@ -235,7 +235,8 @@ public final class FaqSnapshot {
     /** Keyword features: CJK character bigrams (and single characters of 1-char runs), lower-cased Latin words. */
     static Set<String> keywords(String text) {
         Set<String> out = new HashSet<>();
-        String s = text.toLowerCase(Locale.ROOT);
+        // the one normalisation (case, width, Traditional → Simplified), so 掛失 matches 挂失 too
+        String s = io.sluice.knowledge.text.TextNormalizer.normalize(text).toLowerCase(Locale.ROOT);
         StringBuilder word = new StringBuilder();
         StringBuilder cjk = new StringBuilder();
         for (int i = 0; i <= s.length(); i++) {

@@ -8,7 +8,13 @@ public enum DocumentFormat {
     MARKDOWN("text/markdown", ".md", ".markdown"),
     TEXT("text/plain", ".txt", ".text"),
     HTML("text/html", ".html", ".htm"),
-    PDF("application/pdf", ".pdf");
+    PDF("application/pdf", ".pdf"),
+    DOCX("application/vnd.openxmlformats-officedocument.wordprocessingml.document", ".docx"),
+    XLSX("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", ".xlsx"),
+    PPTX("application/vnd.openxmlformats-officedocument.presentationml.presentation", ".pptx");
+
+    /** What ingestion understands, for messages and docs. */
+    public static final String SUPPORTED = "Markdown, plain text, HTML, PDF, Word (.docx), Excel (.xlsx), PowerPoint (.pptx)";
 
     private final String mediaType;
     private final String[] extensions;
@@ -32,7 +38,9 @@ public enum DocumentFormat {
                     return Optional.of(f);
                 }
             }
-            if (!base.equals("application/octet-stream")) {
+            // generic types (a zip is what an OOXML file is): the file name tells
+            if (!base.equals("application/octet-stream") && !base.equals("application/zip")
+                    && !base.equals("application/x-zip-compressed")) {
                 return Optional.empty();
             }
         }

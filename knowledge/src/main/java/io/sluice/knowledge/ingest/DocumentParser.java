@@ -38,6 +38,7 @@ public class DocumentParser {
     private static final int MAX_HEADING_DEPTH = 6;
 
     private final ParseLimits limits;
+    private final OfficeDocumentParser office;
 
     public DocumentParser() {
         this(ParseLimits.DEFAULT);
@@ -45,6 +46,7 @@ public class DocumentParser {
 
     public DocumentParser(ParseLimits limits) {
         this.limits = limits;
+        this.office = new OfficeDocumentParser(limits);
     }
 
     public ParsedDocument parse(byte[] content, DocumentFormat format) {
@@ -53,6 +55,9 @@ public class DocumentParser {
             case TEXT -> plain(text(content));
             case HTML -> html(text(content));
             case PDF -> pdf(content);
+            case DOCX -> office.docx(content);
+            case XLSX -> office.xlsx(content);
+            case PPTX -> office.pptx(content);
         };
     }
 

@@ -113,7 +113,7 @@ public class IngestionService {
         }
         DocumentFormat format = DocumentFormat.detect(request.contentType(), request.fileName())
             .orElseThrow(() -> new IngestException(Problem.UNSUPPORTED_TYPE,
-                "unsupported document type; supported: Markdown, plain text, HTML, PDF"));
+                "unsupported document type; supported: " + DocumentFormat.SUPPORTED));
         if (request.validFrom() != null && request.validUntil() != null
                 && !request.validUntil().isAfter(request.validFrom())) {
             throw new IngestException(Problem.INVALID, "validUntil must be after validFrom");
@@ -159,7 +159,10 @@ public class IngestionService {
             DocumentRow replaced = repository.replace(meta, hash, stored);
             // every tier reports freshness in milliseconds (Lucene stores epoch millis)
             Instant at = replaced.ingestedAt().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
-            List<StoredChunk> indexed = stored.stream().map(c -> new StoredChunk(c.documentId(), c.title(), c.url(),
+            // chunks an operator disabled (same text as before) stay out of the local index too
+            java.util.Set<Integer> disabled = repository.disabledOrdinals(id);
+            List<StoredChunk> indexed = stored.stream().filter(c -> !disabled.contains(c.ordinal()))
+                .map(c -> new StoredChunk(c.documentId(), c.title(), c.url(),
                 c.category(), at, c.validFrom(), c.validUntil(), c.ordinal(), c.heading(), c.content(),
                 c.embedding())).toList();
             progress.update(id, "index", chunks.size(), chunks.size());

@@ -176,6 +176,35 @@ public class LuceneIndex implements AutoCloseable {
         }
     }
 
+    /** Replaces one chunk of a document (found by document id and ordinal), or adds it; then commits. */
+    public void upsertChunk(StoredChunk chunk) {
+        try {
+            Document doc = toLucene(List.of(chunk)).get(0);
+            write(w -> {
+                w.deleteDocuments(chunkQuery(chunk.documentId(), chunk.ordinal()));
+                w.addDocument(doc);
+            });
+        } catch (IOException e) {
+            throw new UncheckedIOException("knowledge index update failed", e);
+        }
+    }
+
+    /** Removes one chunk of a document (a disabled one), then commits. */
+    public void deleteChunk(String documentId, int ordinal) {
+        try {
+            write(w -> w.deleteDocuments(chunkQuery(documentId, ordinal)));
+        } catch (IOException e) {
+            throw new UncheckedIOException("knowledge index delete failed", e);
+        }
+    }
+
+    private static Query chunkQuery(String documentId, int ordinal) {
+        return new BooleanQuery.Builder()
+            .add(new TermQuery(new Term(F_DOC, documentId)), Occur.FILTER)
+            .add(IntField.newExactQuery("ordinal", ordinal), Occur.FILTER)
+            .build();
+    }
+
     public void deleteDocument(String documentId) {
         try {
             write(w -> w.deleteDocuments(new Term(F_DOC, documentId)));

@@ -32,6 +32,10 @@ public class KnowledgeRepository {
             String category, List<String> tags, Instant validFrom, Instant validUntil) {
     }
 
+    /** One chunk as the console's chunk view shows it. */
+    public record ChunkRow(int ordinal, String heading, String content, boolean disabled, Instant editedAt) {
+    }
+
     private final JdbcTemplate jdbc;
     private final TransactionTemplate tx;
     private volatile Boolean vectorColumn;
@@ -122,6 +126,9 @@ public class KnowledgeRepository {
                 },
                 (rs, n) -> new DocumentRow(rs.getLong(1), meta.externalId(), meta.title(), contentHash, rs.getInt(2),
                     rs.getTimestamp(3).toInstant(), chunks.size())).get(0);
+            // a chunk an operator disabled stays disabled when the same text comes back in a new version
+            List<String> disabledTexts = jdbc.queryForList(
+                "SELECT md5(content) FROM knowledge_chunk WHERE document_id = ? AND disabled", String.class, row.id());
             jdbc.update("DELETE FROM knowledge_chunk WHERE document_id = ?", row.id());
             String sql = vectors
                 ? "INSERT INTO knowledge_chunk (document_id, ordinal, heading, content, token_count, embedding) "
@@ -137,6 +144,15 @@ public class KnowledgeRepository {
                     ps.setString(6, c.embedding() == null ? null : Vectors.toPgLiteral(c.embedding()));
                 }
             });
+            if (!disabledTexts.isEmpty()) {
+                jdbc.update(con -> {
+                    PreparedStatement ps = con.prepareStatement(
+                        "UPDATE knowledge_chunk SET disabled = true WHERE document_id = ? AND md5(content) = ANY (?)");
+                    ps.setLong(1, row.id());
+                    ps.setArray(2, con.createArrayOf("text", disabledTexts.toArray()));
+                    return ps;
+                });
+            }
             return row;
         });
     }
@@ -146,14 +162,82 @@ public class KnowledgeRepository {
         return jdbc.update("DELETE FROM knowledge_document WHERE external_id = ?", externalId) > 0;
     }
 
-    /** Every chunk with its document metadata, for rebuilding the local index; embeddings when stored. */
+    /** The document's chunks in order, disabled ones included (the console's chunk view). */
+    public List<ChunkRow> chunks(String externalId) {
+        return jdbc.query("SELECT c.ordinal, c.heading, c.content, c.disabled, c.edited_at FROM knowledge_chunk c "
+                + "JOIN knowledge_document d ON d.id = c.document_id WHERE d.external_id = ? ORDER BY c.ordinal",
+            (rs, n) -> new ChunkRow(rs.getInt(1), rs.getString(2), rs.getString(3), rs.getBoolean(4),
+                instant(rs.getTimestamp(5))), externalId);
+    }
+
+    /** Ordinals of the document's disabled chunks (kept out of the local index). */
+    public java.util.Set<Integer> disabledOrdinals(String externalId) {
+        return new java.util.HashSet<>(jdbc.queryForList("SELECT c.ordinal FROM knowledge_chunk c "
+            + "JOIN knowledge_document d ON d.id = c.document_id WHERE d.external_id = ? AND c.disabled",
+            Integer.class, externalId));
+    }
+
+    /** One chunk with its document's metadata, as the tiers index it (embedding not read); empty when none. */
+    public Optional<StoredChunk> chunk(String externalId, int ordinal) {
+        return jdbc.query("SELECT d.external_id, d.title, d.source_url, d.category, d.ingested_at, d.valid_from, "
+                + "d.valid_until, c.ordinal, c.heading, c.content FROM knowledge_chunk c "
+                + "JOIN knowledge_document d ON d.id = c.document_id WHERE d.external_id = ? AND c.ordinal = ?",
+            (rs, n) -> new StoredChunk(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                instant(rs.getTimestamp(5)), instant(rs.getTimestamp(6)), instant(rs.getTimestamp(7)),
+                rs.getInt(8), rs.getString(9), rs.getString(10), null), externalId, ordinal).stream().findFirst();
+    }
+
+    /**
+     * Sets the chunk's text (an operator's correction) and its new embedding where pgvector stores one;
+     * false when there is no such chunk.
+     */
+    public boolean editChunk(String externalId, int ordinal, String content, float[] embedding) {
+        boolean vectors = hasVectorColumn();
+        return jdbc.update("UPDATE knowledge_chunk c SET content = ?, token_count = ?, edited_at = now()"
+                + (vectors ? ", embedding = ?::vector" : "")
+                + " FROM knowledge_document d WHERE d.id = c.document_id AND d.external_id = ? AND c.ordinal = ?",
+            ps -> {
+                int i = 1;
+                ps.setString(i++, content);
+                ps.setInt(i++, content.length());
+                if (vectors) {
+                    ps.setString(i++, Vectors.toPgLiteral(embedding));
+                }
+                ps.setString(i++, externalId);
+                ps.setInt(i, ordinal);
+            }) > 0;
+    }
+
+    /**
+     * Takes the chunk out of retrieval or puts it back (with a fresh embedding where pgvector stores one;
+     * null keeps the stored one); false when there is no such chunk.
+     */
+    public boolean setDisabled(String externalId, int ordinal, boolean disabled, float[] embedding) {
+        boolean withVector = hasVectorColumn() && embedding != null;
+        return jdbc.update("UPDATE knowledge_chunk c SET disabled = ?" + (withVector ? ", embedding = ?::vector" : "")
+                + " FROM knowledge_document d WHERE d.id = c.document_id AND d.external_id = ? AND c.ordinal = ?",
+            ps -> {
+                int i = 1;
+                ps.setBoolean(i++, disabled);
+                if (withVector) {
+                    ps.setString(i++, Vectors.toPgLiteral(embedding));
+                }
+                ps.setString(i++, externalId);
+                ps.setInt(i, ordinal);
+            }) > 0;
+    }
+
+    /**
+     * Every enabled chunk with its document metadata, for rebuilding the local index; embeddings when
+     * stored. Disabled chunks are left out (and so out of a rebuilt index).
+     */
     public List<StoredChunk> allChunks() {
         boolean vectors = hasVectorColumn();
         List<StoredChunk> out = new ArrayList<>();
         jdbc.query("SELECT d.external_id, d.title, d.source_url, d.category, d.ingested_at, d.valid_from, "
                 + "d.valid_until, c.ordinal, c.heading, c.content" + (vectors ? ", c.embedding::text" : "")
                 + " FROM knowledge_chunk c JOIN knowledge_document d ON d.id = c.document_id "
-                + "ORDER BY d.external_id, c.ordinal",
+                + "WHERE NOT c.disabled ORDER BY d.external_id, c.ordinal",
             rs -> {
                 out.add(new StoredChunk(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
                     instant(rs.getTimestamp(5)), instant(rs.getTimestamp(6)), instant(rs.getTimestamp(7)),

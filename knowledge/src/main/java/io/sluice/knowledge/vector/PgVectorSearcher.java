@@ -65,7 +65,7 @@ public class PgVectorSearcher {
             SELECT d.external_id, d.title, d.source_url, d.category, d.ingested_at, d.valid_until,
                    c.heading, c.content, 1 - (c.embedding <=> ?::vector) AS score
             FROM knowledge_chunk c JOIN knowledge_document d ON d.id = c.document_id
-            WHERE c.embedding IS NOT NULL
+            WHERE c.embedding IS NOT NULL AND NOT c.disabled
               AND (d.valid_from IS NULL OR d.valid_from <= ?) AND (d.valid_until IS NULL OR d.valid_until > ?)
               AND (?::text IS NULL OR d.category = ?)
             ORDER BY c.embedding <=> ?::vector

@@ -85,6 +85,7 @@ class ChunkerTest {
         assertThat(DocumentFormat.detect("application/octet-stream", "a.HTML")).contains(DocumentFormat.HTML);
         assertThat(DocumentFormat.detect(null, "policy.pdf")).contains(DocumentFormat.PDF);
         assertThat(DocumentFormat.detect("image/png", "x.md")).isEmpty();
-        assertThat(DocumentFormat.detect(null, "x.docx")).isEmpty();
+        assertThat(DocumentFormat.detect(null, "x.docx")).contains(DocumentFormat.DOCX);
+        assertThat(DocumentFormat.detect(null, "x.doc")).as("old binary Word is not read").isEmpty();
     }
 }

@@ -6,6 +6,9 @@ import io.sluice.governance.degradation.DegradationControl;
 import io.sluice.governance.degradation.DegradationLevel;
 import io.sluice.knowledge.embedding.Embedder;
 import io.sluice.knowledge.faq.FaqIndex;
+import io.sluice.semantics.pairs.HitReviews;
+import io.sluice.semantics.pairs.PairVerifier;
+import io.sluice.semantics.pairs.PairsProperties;
 
 import org.redisson.api.RedissonClient;
 import org.springframework.beans.factory.ObjectProvider;
@@ -25,11 +28,37 @@ public class CacheConfiguration {
     @Bean
     @ConditionalOnProperty(name = "sluice.chat.cache.enabled", havingValue = "true", matchIfMissing = true)
     RedisSemanticCache semanticCache(RedissonClient redisson, Embedder embedder, ObjectMapper json,
-            CacheProperties properties, ObjectProvider<FaqIndex> faq, PiiMasker masker, MeterRegistry meters) {
-        return new RedisSemanticCache(redisson, embedder, json, properties, () -> {
+            CacheProperties properties, ObjectProvider<FaqIndex> faq, PiiMasker masker, HitVerifier verifier,
+            ObjectProvider<HitReviews> reviews, MeterRegistry meters) {
+        RedisSemanticCache cache = new RedisSemanticCache(redisson, embedder, json, properties, () -> {
             FaqIndex index = faq.getIfAvailable();
             return index == null ? 0 : index.version();
-        }, new TurnEligibility(masker, properties.maxChars()), new HitVerifier(), meters);
+        }, new TurnEligibility(masker, properties.maxChars()), verifier, meters);
+        HitReviews queue = reviews.getIfAvailable();
+        if (queue != null) {
+            cache.reviewSink(new ReviewSampler(queue, meters));
+        }
+        return cache;
+    }
+
+    /** Evaluator kind {@code cache-pairs}: labelled pairs through TurnEligibility → L2 matcher + verifier per level. */
+    @Bean
+    CachePairsEvaluator cachePairsEvaluator(Embedder embedder, PiiMasker masker, CacheProperties properties,
+            HitVerifier verifier, ObjectProvider<DegradationControl> degradation) {
+        return new CachePairsEvaluator(embedder, new TurnEligibility(masker, properties.maxChars()), verifier, level -> {
+            DegradationControl control = degradation.getIfAvailable();
+            DegradationLevel l = DegradationLevel.valueOf(level);
+            return control == null ? io.sluice.governance.degradation.DegradationProperties.defaults().levels().get(l)
+                .cacheThreshold() : control.knobs(l).cacheThreshold();
+        });
+    }
+
+    /** The L2 verifier: the active pair-verifier model when the semantics module is present, else the rules. */
+    @Bean
+    HitVerifier hitVerifier(ObjectProvider<PairVerifier> pairs, ObjectProvider<PairsProperties> properties) {
+        PairVerifier verifier = pairs.getIfAvailable();
+        PairsProperties p = properties.getIfAvailable(PairsProperties::defaults);
+        return verifier == null ? new HitVerifier() : new HitVerifier(verifier, p.maxCandidates());
     }
 
     /** Maintenance of the cache for batch-jobs' semantic-cache-rebuild job; warms the route of level L0. */

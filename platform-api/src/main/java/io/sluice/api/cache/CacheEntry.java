@@ -8,10 +8,12 @@ import io.sluice.api.chat.ChatResponse;
 
 /**
  * One cached answer as stored in Redis (JSON). The question's vector travels with it (base64 of
- * little-endian floats) so every instance's local mirror can scan it.
+ * little-endian floats) so every instance's local mirror can scan it. {@code intent}: the intent the
+ * question was classified with (null for warmed or older entries), for the pair model's intent agreement.
  */
 public record CacheEntry(String id, String question, String normalized, String answer, String tier,
-        List<ChatResponse.Source> sources, List<String> sourceIds, String vector, long createdAt, long expiresAt) {
+        List<ChatResponse.Source> sources, List<String> sourceIds, String vector, long createdAt, long expiresAt,
+        String intent) {
 
     static String encode(float[] vector) {
         ByteBuffer buffer = ByteBuffer.allocate(vector.length * 4).order(java.nio.ByteOrder.LITTLE_ENDIAN);

@@ -19,6 +19,7 @@ import io.sluice.api.chat.ChatResponse;
 import io.sluice.api.chat.SemanticCache;
 import io.sluice.governance.tier.FidelityTier;
 import io.sluice.knowledge.embedding.Embedder;
+import io.sluice.semantics.pairs.PairFeatures;
 
 import org.redisson.api.RScript;
 import org.redisson.api.RedissonClient;
@@ -106,6 +107,7 @@ public final class RedisSemanticCache implements SemanticCache {
     private final CacheProperties properties;
     private final LongSupplier knowledgeVersion;
     private final TurnEligibility eligibility;
+    private final HitVerifier verifier;
     private final L2Matcher matcher;
     private final Map<String, Mirror> mirrors = new ConcurrentHashMap<>();
     private final Map<String, LocalFlight> localFlights = new ConcurrentHashMap<>();
@@ -122,6 +124,7 @@ public final class RedisSemanticCache implements SemanticCache {
         this.properties = properties;
         this.knowledgeVersion = knowledgeVersion;
         this.eligibility = eligibility;
+        this.verifier = verifier;
         this.matcher = new L2Matcher(verifier);
         this.meters = meters;
         this.stores = Counter.builder("sluice.cache.stores").description("answers put into the semantic cache")
@@ -219,15 +222,51 @@ public final class RedisSemanticCache implements SemanticCache {
         }
         Mirror mirror = mirror(space, version);
         double threshold = ctx.knobs() == null ? 0.92 : ctx.knobs().cacheThreshold();
+        String level = ctx.level() == null ? "L0" : ctx.level().name();
         long now = System.currentTimeMillis();
         List<L2Matcher.Candidate<CacheEntry>> live = mirror.candidates().stream()
             .filter(c -> c.value().expiresAt() >= now).toList();
-        L2Matcher.Outcome<CacheEntry> outcome = matcher.match(ctx.message(), vector, threshold, live);
+        L2Matcher.Outcome<CacheEntry> outcome = matcher.match(ctx.message(), vector, level, threshold,
+            new PairFeatures.Labels(intentKey(ctx), null), live);
         if (outcome.rejected() != null) {
             count("sluice.cache.rejections", "reason", outcome.rejected().name().toLowerCase(java.util.Locale.ROOT));
         }
         count("sluice.cache.lookups", "layer", "l2", "result", outcome.match().isPresent() ? "hit" : "miss");
+        outcome.match().ifPresent(m -> review(ctx, m, level, outcome.modelVersion()));
         return outcome.match().map(m -> new Hit(answerOf(m.value()), Math.round(m.similarity() * 10000) / 10000.0));
+    }
+
+    /** The intent the request was classified with, as the pair model's agreement feature reads it. */
+    private static String intentKey(ChatContext ctx) {
+        return ctx.intent() == null ? null : String.valueOf(ctx.intent().intent());
+    }
+
+    /** Hands a sample of served L2 hits to the console's review queue (off the request thread). */
+    private void review(ChatContext ctx, L2Matcher.Match<CacheEntry> match, String level, long modelVersion) {
+        ServedHitSink sink = reviewSink;
+        if (sink != null) {
+            try {
+                sink.served(ctx.message(), match.question(), match.similarity(),
+                    Double.isNaN(match.probability()) ? null : match.probability(), level, modelVersion,
+                    ctx.client() == null ? null : ctx.client().id());
+            } catch (RuntimeException e) {
+                log.debug("review queue: {}", e.toString());
+            }
+        }
+    }
+
+    /** Where sampled served hits go for review. */
+    @FunctionalInterface
+    public interface ServedHitSink {
+        void served(String asked, String matched, double cosine, Double probability, String level, long modelVersion,
+                Long clientId);
+    }
+
+    private volatile ServedHitSink reviewSink;
+
+    /** Sets where sampled served L2 hits go (the review queue); null = nowhere. */
+    public void reviewSink(ServedHitSink sink) {
+        this.reviewSink = sink;
     }
 
     private Mirror mirror(String space, String version) {
@@ -239,7 +278,9 @@ public final class RedisSemanticCache implements SemanticCache {
         List<L2Matcher.Candidate<CacheEntry>> candidates = new ArrayList<>(all.size());
         for (String text : all.values()) {
             CacheEntry entry = json.readValue(text, CacheEntry.class);
-            candidates.add(new L2Matcher.Candidate<>(entry.question(), entry.decodeVector(), entry));
+            // each stored question's signals are read once per mirror load, not per lookup
+            candidates.add(new L2Matcher.Candidate<>(entry.question(), entry.decodeVector(), entry,
+                verifier.pairs().analyzer().analyze(entry.question()), new PairFeatures.Labels(entry.intent(), null)));
         }
         Mirror fresh = new Mirror(version, List.copyOf(candidates));
         if (mirrors.size() > 256) {
@@ -345,7 +386,7 @@ public final class RedisSemanticCache implements SemanticCache {
     }
 
     private Hit store(ChatContext ctx) {
-        put(space(ctx), ctx.message(), ctx.answer(), System.currentTimeMillis());
+        put(space(ctx), ctx.message(), ctx.answer(), System.currentTimeMillis(), intentKey(ctx));
         return new Hit(ctx.answer(), 1.0);
     }
 
@@ -362,11 +403,11 @@ public final class RedisSemanticCache implements SemanticCache {
         if (existing instanceof String text && !text.isEmpty()) {
             return false;
         }
-        put(space, question, answer, answeredAt);
+        put(space, question, answer, answeredAt, null);
         return true;
     }
 
-    private void put(String space, String question, Answer answer, long createdAt) {
+    private void put(String space, String question, Answer answer, long createdAt, String intent) {
         String normalized = QuestionText.normalize(question);
         String hash = QuestionText.hash(normalized);
         float[] vector = embedder.embed(question);
@@ -374,7 +415,8 @@ public final class RedisSemanticCache implements SemanticCache {
         long now = System.currentTimeMillis();
         String id = UUID.randomUUID().toString();
         CacheEntry entry = new CacheEntry(id, question, normalized, answer.text(), answer.tier().name(),
-            answer.sources(), sourceIds, CacheEntry.encode(vector), createdAt, createdAt + properties.ttl().toMillis());
+            answer.sources(), sourceIds, CacheEntry.encode(vector), createdAt, createdAt + properties.ttl().toMillis(),
+            intent);
         List<Object> keys = List.of(space + ":x", space + ":e", space + ":o", space + ":v");
         String ttl = Long.toString(properties.ttl().toMillis());
         redisson.getScript(StringCodec.INSTANCE).eval(RScript.Mode.READ_WRITE, STORE, RScript.ReturnType.INTEGER, keys,

@@ -1,6 +1,7 @@
 package io.sluice.api.cache;
 
 import java.util.List;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import io.sluice.api.masking.PiiMasker;
@@ -13,8 +14,15 @@ import io.sluice.api.masking.PiiMasker;
  */
 public final class TurnEligibility {
 
-    private static final Pattern MULTI = Pattern.compile(
-        "[?？].*\\S.*[?？]|另外|还有|顺便|以及|\\band also\\b|\\balso,|\\bplus\\b|[;；]");
+    // two questions for sure: two question marks with text between, or clauses joined by a semicolon
+    private static final Pattern MULTI = Pattern.compile("[?？].*\\S.*[?？]|[;；]");
+    // a connector that may start a second question ("退货要多久？另外运费谁出") — or may not: "还有货吗"
+    // (is it still in stock), "另外一张卡怎么激活" (the other card), "Can I also pay by card?"
+    private static final Pattern CONNECTOR = Pattern.compile(
+        "另外|还有|顺便|以及|\\band also\\b|\\balso,|\\bplus\\b|\\banother question\\b", Pattern.CASE_INSENSITIVE);
+    private static final Pattern QUESTION = Pattern.compile(
+        "[?？吗呢]|怎么|怎样|如何|多久|多少|什么|哪|谁|几|能否|可以|是否|为什么|"
+            + "\\b(how|what|when|where|why|which|who|can|could|do|does|is|are|will)\\b", Pattern.CASE_INSENSITIVE);
     private static final Pattern ANAPHORA = Pattern.compile(
         "^(那|那么|还有|然后|所以)|这个|那个|这件|那件|它|上面|刚才|之前说|呢[?？]?$|\\b(it|that|this|those|them|then)\\b",
         Pattern.CASE_INSENSITIVE);
@@ -27,13 +35,35 @@ public final class TurnEligibility {
         this.maxChars = maxChars;
     }
 
+    /**
+     * Whether the message asks two things: a connector (另外, 还有, also, ...) counts only between two
+     * parts that each ask something, so a single question that merely contains the word stays cacheable.
+     */
+    static boolean twoQuestions(String text) {
+        if (MULTI.matcher(text).find()) {
+            return true;
+        }
+        Matcher connector = CONNECTOR.matcher(text);
+        while (connector.find()) {
+            String before = text.substring(0, connector.start());
+            String after = text.substring(connector.end());
+            // the part before is a clause of its own: it asks something, or ends at a clause break
+            boolean clauseBefore = QUESTION.matcher(before).find() || before.strip().matches("(?s).*[，,。.!！]$");
+            if (before.strip().length() >= 3 && after.strip().length() >= 3 && clauseBefore
+                    && QUESTION.matcher(after).find()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Why the message may not be cached, or null if it may. */
     public String refusal(String message, List<?> earlierTurns) {
         String text = message.strip();
         if (text.isEmpty() || text.length() > maxChars) {
             return "length";
         }
-        if (MULTI.matcher(text).find()) {
+        if (twoQuestions(text)) {
             return "multi_intent";
         }
         if (!earlierTurns.isEmpty() && (text.length() < 6 || ANAPHORA.matcher(text).find())) {

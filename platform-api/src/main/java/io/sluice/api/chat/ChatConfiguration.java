@@ -68,10 +68,12 @@ public class ChatConfiguration {
 
     @Bean
     IntentStep intentStep(RuleIntentClassifier rules, ObjectProvider<IntentEnhancer> enhancers, ChatProperties properties,
-            MeterRegistry meters) {
-        // kNN before the LLM: @Order on the enhancer beans (io.sluice.api.intent.IntentConfiguration)
-        return new IntentStep(rules, enhancers.orderedStream().toList(), properties.intentConfidentAbove(),
-            new IntentMetrics(meters));
+            MeterRegistry meters, ObjectProvider<io.sluice.api.intent.OnlineIntent> online) {
+        // the trained model when io.sluice.api.intent.IntentModelConfiguration is present; else the rules and
+        // the enhancers, kNN before the LLM (@Order on the enhancer beans, io.sluice.api.intent.IntentConfiguration)
+        io.sluice.api.intent.OnlineIntent intent = online.getIfAvailable();
+        return intent != null ? new IntentStep(intent) : new IntentStep(rules, enhancers.orderedStream().toList(),
+            properties.intentConfidentAbove(), new IntentMetrics(meters));
     }
 
     @Bean
@@ -103,20 +105,21 @@ public class ChatConfiguration {
 
     /** The knowledge chain with the configured plan; top-k comes from the degradation level per request. */
     @Bean
-    PassageRetriever passageRetriever(RetrievalChain chain, RetrievalPlan defaultRetrievalPlan) {
-        return (question, topK) -> chain.retrieve(question, defaultRetrievalPlan.withTopK(topK));
+    PassageRetriever passageRetriever(RetrievalChain chain, RetrievalPlan defaultRetrievalPlan,
+            io.sluice.semantics.relevance.RelevanceModel relevance) {
+        // the relevance bars in service: below them a tier hands over, and finally nothing is found
+        return (question, topK) -> chain.retrieve(question, relevance.apply(defaultRetrievalPlan.withTopK(topK)));
     }
 
-    /** Workers answering SSE streams (bounded: beyond it a stream is refused with 429). */
-    @Bean(destroyMethod = "shutdownNow")
-    java.util.concurrent.ThreadPoolExecutor chatStreamWorkers(ChatProperties properties) {
-        java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
-        return new java.util.concurrent.ThreadPoolExecutor(0, properties.streamWorkers(), 30,
-            java.util.concurrent.TimeUnit.SECONDS, new java.util.concurrent.SynchronousQueue<>(), runnable -> {
-                Thread thread = new Thread(runnable, "sluice-chat-stream-" + n.incrementAndGet());
-                thread.setDaemon(true);
-                return thread;
-            });
+    /**
+     * Runs each SSE stream on a virtual thread of its own: a stream waiting for admission or for the
+     * provider's next token holds no platform thread, so open streams are bounded by
+     * {@code sluice.chat.stream-workers} (a safety cap, more: 429), by admission and by the permits, never by
+     * a pool of threads.
+     */
+    @Bean(destroyMethod = "close")
+    ChatStreamWorkers chatStreamWorkers(ChatProperties properties, MeterRegistry meters) {
+        return new ChatStreamWorkers(properties.streamWorkers(), meters);
     }
 
     @Bean(destroyMethod = "shutdownNow")

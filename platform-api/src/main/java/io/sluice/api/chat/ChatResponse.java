@@ -50,7 +50,7 @@ public record ChatResponse(
     static ChatResponse of(ChatContext ctx) {
         Answer answer = ctx.answer();
         return new ChatResponse(answer.text(), answer.tier(), answer.tier().badge(), answer.sources(),
-            ctx.intent() == null ? null : ctx.intent().intent().code(), ctx.priority().name(), ctx.cached(),
+            ctx.intent() == null ? null : ctx.intent().code(), ctx.priority().name(), ctx.cached(),
             ctx.cacheSimilarity(), ctx.queueWaitMs(), ctx.elapsedMs(), ctx.requestId(), ctx.session().id(),
             ctx.level().name(), answer.ticket() == null ? null : answer.ticket().id(),
             answer.ticket() == null ? null : answer.ticket().statusUrl());

@@ -7,7 +7,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -30,6 +29,7 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
  * admission, then {@code meta} (tier, intent, sources …), {@code token}, {@code done}; failures as an
  * {@code error} event. A heartbeat comment every second detects a client that went away: its request
  * is cancelled (the worker interrupted), which takes it out of the admission queue or frees its slot.
+ * Each stream runs on a virtual thread of its own ({@link ChatStreamWorkers}): waiting pins no platform thread.
  *
  * <p>LLM tiers (F4–F2) stream token by token through {@code LlmGateway.stream}: {@code meta} goes out
  * just before the first token; a disconnect interrupts the worker, which cancels the gateway stream
@@ -42,11 +42,11 @@ public class ChatStreamController {
     private static final Logger log = LoggerFactory.getLogger(ChatStreamController.class);
 
     private final ChatService chat;
-    private final ThreadPoolExecutor workers;
+    private final ChatStreamWorkers workers;
     private final ScheduledExecutorService heartbeats;
     private final long timeoutMs;
 
-    public ChatStreamController(ChatService chat, ThreadPoolExecutor chatStreamWorkers,
+    public ChatStreamController(ChatService chat, ChatStreamWorkers chatStreamWorkers,
             ScheduledExecutorService chatStreamHeartbeats, ChatProperties properties) {
         this.chat = chat;
         this.workers = chatStreamWorkers;
@@ -66,15 +66,22 @@ public class ChatStreamController {
         } catch (RejectedExecutionException e) {
             throw new RateLimitedException(RateLimitedException.Scope.GLOBAL, java.time.Duration.ofSeconds(1));
         }
+        // the timer only dispatches: the write runs on a virtual thread, so a slow client delays its own
+        // keep-alive, never the others'; at most one in flight per stream
+        AtomicBoolean beating = new AtomicBoolean();
         ScheduledFuture<?> heartbeat = heartbeats.scheduleWithFixedDelay(() -> {
-            if (!finished.get()) {
-                try {
-                    synchronized (emitter) {
-                        emitter.send(SseEmitter.event().comment("keep-alive"));
+            if (!finished.get() && beating.compareAndSet(false, true)) {
+                workers.execute(() -> {
+                    try {
+                        synchronized (emitter) {
+                            emitter.send(SseEmitter.event().comment("keep-alive"));
+                        }
+                    } catch (IOException | IllegalStateException e) {
+                        cancel(finished, work);
+                    } finally {
+                        beating.set(false);
                     }
-                } catch (IOException | IllegalStateException e) {
-                    cancel(finished, work);
-                }
+                });
             }
         }, 1, 1, TimeUnit.SECONDS);
         Runnable cleanup = () -> {
@@ -151,7 +158,7 @@ public class ChatStreamController {
         public void begin(ChatContext ctx, io.sluice.governance.tier.FidelityTier tier,
                 java.util.List<ChatResponse.Source> sources) {
             begun = true;
-            send(emitter, "meta", meta(tier, sources, ctx.intent() == null ? null : ctx.intent().intent().code(),
+            send(emitter, "meta", meta(tier, sources, ctx.intent() == null ? null : ctx.intent().code(),
                 ctx.priority().name(), false, ctx.queueWaitMs(), ctx.requestId(),
                 ctx.session() == null ? null : ctx.session().id(), ctx.level().name()));
         }

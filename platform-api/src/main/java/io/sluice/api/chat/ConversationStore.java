@@ -46,7 +46,7 @@ public class ConversationStore {
     public void recordExchange(ChatContext ctx, String maskedMessage, String maskedAnswer, long latencyMs) {
         UUID sessionId = ctx.session().id();
         Answer answer = ctx.answer();
-        String intent = ctx.intent() == null ? null : ctx.intent().intent().code();
+        String intent = ctx.intent() == null ? null : ctx.intent().code();
         String priority = ctx.priority().name();
         jdbc.sql("""
                 INSERT INTO conversation (id, user_id, client_id) VALUES (?, ?, ?)

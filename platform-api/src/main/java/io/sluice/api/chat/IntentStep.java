@@ -6,27 +6,24 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sluice.api.intent.IntentEnhancer;
 import io.sluice.api.intent.IntentMetrics;
 import io.sluice.api.intent.IntentPath;
-import io.sluice.api.intent.IntentResult;
+import io.sluice.api.intent.OnlineIntent;
 import io.sluice.api.intent.RuleIntentClassifier;
 
 /**
- * Intent: the rules always; then each {@link IntentEnhancer} enabled for the request's path (embedding
- * kNN, then the LLM) while the result is less confident than {@code confidentAbove}. The intent fixes
- * the priority class.
+ * Intent: the {@link OnlineIntent} decision (the operator's trained model with the precise rules as
+ * overrides; without a model the rules, then the enhancers). The intent fixes the priority class.
  */
 public final class IntentStep implements ChatStep {
 
-    private final RuleIntentClassifier rules;
-    private final Iterable<IntentEnhancer> enhancers;
-    private final double confidentAbove;
-    private final IntentMetrics metrics;
+    private final OnlineIntent intent;
+
+    public IntentStep(OnlineIntent intent) {
+        this.intent = intent;
+    }
 
     public IntentStep(RuleIntentClassifier rules, Iterable<IntentEnhancer> enhancers, double confidentAbove,
             IntentMetrics metrics) {
-        this.rules = rules;
-        this.enhancers = enhancers;
-        this.confidentAbove = confidentAbove;
-        this.metrics = metrics;
+        this(new OnlineIntent(rules, enhancers, confidentAbove, metrics, null, () -> null, 1.0));
     }
 
     public IntentStep(RuleIntentClassifier rules, Iterable<IntentEnhancer> enhancers, double confidentAbove) {
@@ -39,19 +36,8 @@ public final class IntentStep implements ChatStep {
 
     @Override
     public void apply(ChatContext ctx, Next next) {
-        long started = System.nanoTime();
         IntentPath path = ctx.stream() != null ? IntentPath.STREAM : IntentPath.CHAT;
-        IntentResult result = rules.classify(ctx.message());
-        for (IntentEnhancer enhancer : enhancers) {
-            if (result.confidence() >= confidentAbove) {
-                break;
-            }
-            if (enhancer.enabledFor(path)) {
-                result = metrics.ask(enhancer, ctx.message(), result).orElse(result);
-            }
-        }
-        metrics.decided(result, System.nanoTime() - started);
-        ctx.intent(result);
+        ctx.intent(intent.classify(ctx.message(), path));
         next.proceed(ctx);
     }
 }

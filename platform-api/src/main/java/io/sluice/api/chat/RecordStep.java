@@ -54,7 +54,7 @@ public final class RecordStep implements ChatStep {
             List.of(new Turn("USER", question, now), new Turn("ASSISTANT", reply, now)));
         if (log.isInfoEnabled()) {
             log.info("chat {} client={} session={} intent={} priority={} level={} tier={} cached={} waitMs={} ms={}{} msg=\"{}\"",
-                ctx.requestId(), ctx.client().id(), ctx.session().id(), ctx.intent() == null ? "-" : ctx.intent().intent().code(),
+                ctx.requestId(), ctx.client().id(), ctx.session().id(), ctx.intent() == null ? "-" : ctx.intent().code(),
                 ctx.priority(), ctx.level(), answer.tier(), ctx.cached(), ctx.queueWaitMs(), latencyMs,
                 ctx.capReason().isEmpty() ? "" : " cap=\"" + ctx.capReason() + "\"",
                 SafeText.forLog(question.length() > LOGGED_CHARS ? question.substring(0, LOGGED_CHARS) + "…" : question));

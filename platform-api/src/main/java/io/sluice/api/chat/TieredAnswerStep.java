@@ -22,6 +22,7 @@ import io.sluice.governance.gateway.LlmRequest;
 import io.sluice.governance.gateway.LlmStream;
 import io.sluice.governance.gateway.LlmStreamListener;
 import io.sluice.governance.tier.FidelityTier;
+import io.sluice.knowledge.answer.AnswerLanguage;
 import io.sluice.knowledge.chain.Passage;
 import io.sluice.knowledge.chain.RetrievalResult;
 
@@ -108,7 +109,7 @@ public final class TieredAnswerStep implements ChatStep {
         }
         Optional<LlmGateway> gateway = llm.usable();
         if (!ctx.llmAllowed() || gateway.isEmpty()) {
-            return faq.answer(ctx.message());
+            return faq.answer(ctx.message(), null);
         }
         long deadline = System.nanoTime() + properties.answerBudget().toNanos();
         LevelKnobs knobs = ctx.knobs();
@@ -126,12 +127,11 @@ public final class TieredAnswerStep implements ChatStep {
                 if (retrieved == null) {
                     retrieved = retriever.retrieve(ctx.message(), knobs == null ? 5 : knobs.topK());
                 }
-                List<Passage> documents = retrieved.found() && !"faq-snapshot".equals(retrieved.answeredBy())
-                    ? retrieved.passages() : List.of();
-                boolean vector = retrieved.answeredBy() != null && retrieved.answeredBy().startsWith("vector");
-                if (tier == FidelityTier.F4 && vector) {
+                List<Passage> documents = documents(retrieved);
+                FidelityTier documentTier = documentTier(tier, retrieved);
+                if (documentTier == FidelityTier.F4) {
                     attempt = full(ctx, documents, knobs, left);
-                } else if (!documents.isEmpty()) {
+                } else if (documentTier == FidelityTier.F3) {
                     tier = FidelityTier.F3;                 // no vector hits: BM25 passages, lean prompt
                     attempt = lean(ctx, documents, knobs, left);
                 } else {
@@ -140,8 +140,8 @@ public final class TieredAnswerStep implements ChatStep {
                 }
             }
             if (tier == FidelityTier.F2) {
-                faqAnswer = faqAnswer != null ? faqAnswer : faq.answer(ctx.message());
-                if (faqAnswer.sources().isEmpty()) {
+                faqAnswer = faqAnswer != null ? faqAnswer : faq.answer(ctx.message(), retrieved);
+                if (faqAnswer.sources().isEmpty()) {          // nothing relevant anywhere: the honest no-answer
                     break;
                 }
                 attempt = fast(ctx, faqAnswer, knobs, left);
@@ -152,7 +152,41 @@ public final class TieredAnswerStep implements ChatStep {
             }
             tier = FidelityTier.values()[tier.ordinal() + 1];
         }
-        return faqAnswer != null ? faqAnswer : faq.answer(ctx.message());
+        return faqAnswer != null ? faqAnswer : faq.answer(ctx.message(), retrieved);
+    }
+
+    /**
+     * The passages the document tiers (F4, F3) may answer from: what the chain found above the relevance
+     * bars in service, unless only the FAQ snapshot had something (then F2 polishes the FAQ answer).
+     */
+    static List<Passage> documents(RetrievalResult retrieved) {
+        return retrieved.found() && !"faq-snapshot".equals(retrieved.answeredBy()) ? retrieved.passages() : List.of();
+    }
+
+    /** F4 with vector hits, F3 with other document passages, else F2 — starting from {@code tier}. */
+    static FidelityTier documentTier(FidelityTier tier, RetrievalResult retrieved) {
+        boolean vector = retrieved.answeredBy() != null && retrieved.answeredBy().startsWith("vector");
+        if (tier == FidelityTier.F4 && vector) {
+            return FidelityTier.F4;
+        }
+        return documents(retrieved).isEmpty() ? FidelityTier.F2 : FidelityTier.F3;
+    }
+
+    /**
+     * The tier the chat answers at when no LLM call fails: the same decisions as {@link #apply}, for
+     * previews (hit testing) that must show what the chat does.
+     *
+     * @param cap the highest tier the level allows; {@code retrieved} the chain result with the level's top-k
+     */
+    public static FidelityTier plannedTier(FidelityTier cap, boolean llmUsable, RetrievalResult retrieved, Answer faqAnswer) {
+        if (!llmUsable || cap.ordinal() > FidelityTier.F2.ordinal()) {
+            return FidelityTier.F1;
+        }
+        FidelityTier tier = cap == FidelityTier.F4 || cap == FidelityTier.F3 ? documentTier(cap, retrieved) : cap;
+        if (tier == FidelityTier.F2 && faqAnswer.sources().isEmpty()) {
+            return FidelityTier.F1;
+        }
+        return tier;
     }
 
     /** One LLM tier: its tier, request and the sources it will name. */
@@ -163,7 +197,8 @@ public final class TieredAnswerStep implements ChatStep {
         int k = knobs == null ? passages.size() : Math.min(knobs.topK(), passages.size());
         List<Passage> used = passages.subList(0, k);
         List<LlmMessage> messages = new ArrayList<>();
-        messages.add(LlmMessage.system(FULL_SYSTEM_PROMPT.formatted(numbered(used, properties.fullPassageChars()))));
+        messages.add(LlmMessage.system(FULL_SYSTEM_PROMPT.formatted(numbered(used, properties.fullPassageChars()))
+            + language(ctx)));
         addHistory(ctx, messages, properties.historyTurns());
         messages.add(LlmMessage.user(ctx.message()));
         return new Attempt(FidelityTier.F4, request(knobs == null ? null : knobs.modelRoute(), messages,
@@ -177,7 +212,8 @@ public final class TieredAnswerStep implements ChatStep {
         }
         List<Passage> used = passages.subList(0, k);
         List<LlmMessage> messages = new ArrayList<>();
-        messages.add(LlmMessage.system(LEAN_SYSTEM_PROMPT.formatted(numbered(used, properties.leanPassageChars()))));
+        messages.add(LlmMessage.system(LEAN_SYSTEM_PROMPT.formatted(numbered(used, properties.leanPassageChars()))
+            + language(ctx)));
         addHistory(ctx, messages, properties.historyTurns() / 3);
         messages.add(LlmMessage.user(ctx.message()));
         int maxTokens = knobs == null ? properties.leanMaxTokens() : Math.min(properties.leanMaxTokens(), knobs.maxTokens());
@@ -187,12 +223,19 @@ public final class TieredAnswerStep implements ChatStep {
 
     private Attempt fast(ChatContext ctx, Answer faqAnswer, LevelKnobs knobs, Duration budget) {
         List<LlmMessage> messages = new ArrayList<>();
-        messages.add(LlmMessage.system(FAST_SYSTEM_PROMPT.formatted(faqAnswer.text())));
+        messages.add(LlmMessage.system(FAST_SYSTEM_PROMPT.formatted(faqAnswer.text()) + language(ctx)));
         addHistory(ctx, messages, properties.historyTurns());
         messages.add(LlmMessage.user(ctx.message()));
         int maxTokens = knobs == null ? properties.fastMaxTokens() : Math.min(properties.fastMaxTokens(), knobs.maxTokens());
-        String route = properties.fastRoute() == null || properties.fastRoute().isBlank() ? null : properties.fastRoute();
+        // blank fast-route = the level's model route (light at L2), not the lane default (primary)
+        String route = properties.fastRoute() != null && !properties.fastRoute().isBlank() ? properties.fastRoute()
+            : knobs == null ? null : knobs.modelRoute();
         return new Attempt(FidelityTier.F2, request(route, messages, maxTokens, budget), faqAnswer.sources());
+    }
+
+    /** Which language to answer in, said explicitly (the question's script decides). */
+    static String language(ChatContext ctx) {
+        return "\n" + AnswerLanguage.of(ctx.message()).instruction();
     }
 
     private static LlmRequest request(String route, List<LlmMessage> messages, int maxTokens, Duration budget) {

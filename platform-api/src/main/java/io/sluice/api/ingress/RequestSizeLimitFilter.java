@@ -21,6 +21,9 @@ import org.springframework.web.filter.OncePerRequestFilter;
 public class RequestSizeLimitFilter extends OncePerRequestFilter {
 
     static final String UPLOAD_PATH = "/api/v1/knowledge/documents";
+    /** Operator files that are uploads too: intent taxonomies and labelled evaluation files (issue 13). */
+    static final java.util.List<String> INTENT_UPLOAD_PATHS = java.util.List.of("/api/v1/intents/import",
+        "/api/v1/intents/evaluations");
 
     private final long maxBytes;
     private final long maxUploadBytes;
@@ -39,7 +42,8 @@ public class RequestSizeLimitFilter extends OncePerRequestFilter {
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        long limit = request.getRequestURI().startsWith(UPLOAD_PATH) ? maxUploadBytes : maxBytes;
+        long limit = request.getRequestURI().startsWith(UPLOAD_PATH)
+            || INTENT_UPLOAD_PATHS.contains(request.getRequestURI()) ? maxUploadBytes : maxBytes;
         long length = request.getContentLengthLong();
         if (length > limit) {
             refuse(request, response, "request body is " + length + " bytes; the limit is " + limit + " bytes");

@@ -8,6 +8,8 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.sluice.knowledge.text.TextNormalizer;
+
 /**
  * Keyword and pattern rules, Chinese and English, always present. Each intent scores the weights of
  * its rules that match; the highest score wins, ties go to the more urgent priority class, and no
@@ -98,8 +100,34 @@ public final class RuleIntentClassifier {
         }
     }
 
+    /** Number of rule features ({@link #features}): one per sample intent. */
+    public static final int FEATURES = Intent.values().length;
+
+    /**
+     * The rules' score of every sample intent (by ordinal), scaled to about 0..1: what the trained
+     * model reads beside the embedding, so an operator's model can learn how far to trust each rule.
+     */
+    public float[] features(String message) {
+        String text = matchable(message);
+        float[] out = new float[FEATURES];
+        for (Rule rule : RULES) {
+            if (rule.find(text) != null) {
+                out[rule.intent().ordinal()] += (float) (rule.weight() / 2.5);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The text the rules match: the one normalisation (case fold, width, Traditional → Simplified), so
+     * 盜刷 matches the rule 盗刷 and "STOLEN" matches "stolen"; then lower case (the rules are written so).
+     */
+    static String matchable(String message) {
+        return TextNormalizer.normalize(message).toLowerCase(Locale.ROOT);
+    }
+
     public IntentResult classify(String message) {
-        String text = message == null ? "" : message.toLowerCase(Locale.ROOT);
+        String text = matchable(message);
         Map<Intent, Double> scores = new EnumMap<>(Intent.class);
         Map<Intent, List<String>> evidence = new EnumMap<>(Intent.class);
         for (Rule rule : RULES) {

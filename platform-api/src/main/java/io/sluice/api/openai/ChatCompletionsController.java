@@ -24,6 +24,8 @@ import io.sluice.api.chat.AnsweringStep;
 import io.sluice.api.chat.ChatProperties;
 import io.sluice.api.chat.ChatRequest;
 import io.sluice.api.ingress.GlobalLimiter;
+import io.sluice.api.openai.keys.KeyBudgets;
+import io.sluice.api.openai.keys.RequestLog;
 import io.sluice.api.ingress.UserTokenBucket;
 import io.sluice.governance.degradation.DegradationControl;
 import io.sluice.governance.degradation.DegradationLevel;
@@ -31,13 +33,16 @@ import io.sluice.governance.degradation.LevelKnobs;
 import io.sluice.governance.gateway.GatewayProperties;
 import io.sluice.governance.gateway.Lane;
 import io.sluice.governance.gateway.LlmGateway;
+import io.sluice.governance.gateway.LlmChoice;
 import io.sluice.governance.gateway.LlmMessage;
+import io.sluice.governance.gateway.LlmParameters;
 import io.sluice.governance.gateway.LlmOutcome;
 import io.sluice.governance.gateway.LlmRequest;
 import io.sluice.governance.gateway.LlmStream;
 import io.sluice.governance.gateway.LlmStreamListener;
 import io.sluice.governance.tier.FidelityTier;
 
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -60,16 +65,19 @@ import tools.jackson.databind.ObjectMapper;
  * {@code model} names a configured gateway route; every call takes the same path as the chat API's
  * LLM calls: the client's user token bucket and the global limiter, then {@link LlmGateway} on the
  * INTERACTIVE lane (cluster permits, budget, retries, breaker, fallback chain), capped by the
- * degradation level's max_tokens. When the LLM cannot answer (level L3, saturated, degraded, no
- * provider) the answer is the F1 FAQ answer to the last user message, still a 200 in OpenAI form.
- * {@code X-Sluice-Tier} (F4 = the requested model, F3 = its fallback model, F1 = FAQ) and
- * {@code X-Sluice-Level} say which.
+ * degradation level's max_tokens. When the LLM cannot answer (level L3, saturated, timed out, failed,
+ * no provider) the client gets an OpenAI-shaped error it can act on (429/503/504, Retry-After where it
+ * applies — {@link OpenAiFailure}), unless it opted in to degraded answers ({@link DegradedOptIn}): then
+ * the F1 FAQ answer to the last user message comes back in OpenAI form. {@code X-Sluice-Tier} (F4 = the
+ * requested model, F3 = its fallback model, F1 = FAQ, F0 = refused) and {@code X-Sluice-Level} say which.
  */
 @RestController
 public class ChatCompletionsController {
 
     static final String TIER_HEADER = "X-Sluice-Tier";
     static final String LEVEL_HEADER = "X-Sluice-Level";
+    /** The configured provider that answered (failover shows here). */
+    static final String PROVIDER_HEADER = "X-Sluice-Provider";
     private static final int MAX_MESSAGES = 100;
 
     private final ObjectProvider<LlmGateway> gateway;
@@ -83,10 +91,16 @@ public class ChatCompletionsController {
     private final MeterRegistry meters;
     private final Map<String, Counter> completions = new ConcurrentHashMap<>();
     private volatile LlmGateway resolvedGateway;
+    private final io.sluice.governance.route.ModelRoutes routes;
+    private final KeyBudgets budgets;
+    private final RequestLog requestLog;
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ChatCompletionsController.class);
 
     public ChatCompletionsController(ObjectProvider<LlmGateway> gateway, GatewayProperties gatewayProperties,
             DegradationControl degradation, AnsweringStep faq, UserTokenBucket buckets, GlobalLimiter global,
-            ChatProperties chat, ObjectMapper json, MeterRegistry meters) {
+            ChatProperties chat, ObjectMapper json, MeterRegistry meters, KeyBudgets budgets, RequestLog requestLog) {
+        this.budgets = budgets;
+        this.requestLog = requestLog;
         this.gateway = gateway;
         this.gatewayProperties = gatewayProperties;
         this.degradation = degradation;
@@ -96,27 +110,98 @@ public class ChatCompletionsController {
         this.chat = chat;
         this.json = json;
         this.meters = meters;
+        this.routes = io.sluice.governance.gateway.GatewayAssembly.routes(gatewayProperties);
     }
 
     @GetMapping(path = "/v1/models", produces = MediaType.APPLICATION_JSON_VALUE)
     public Map<String, Object> models() {
         List<Map<String, Object>> data = new ArrayList<>();
-        for (String route : gatewayProperties.models().keySet()) {
-            data.add(Map.of("id", route, "object", "model", "created", 0, "owned_by", "sluice"));
+        for (String name : routes.names().keySet()) {
+            data.add(modelObject(name));
         }
         return Map.of("object", "list", "data", data);
     }
 
+    /** One model: a route key, an alias or a model name of a route. */
+    @GetMapping(path = "/v1/models/{id}", produces = MediaType.APPLICATION_JSON_VALUE)
+    public ResponseEntity<?> model(@org.springframework.web.bind.annotation.PathVariable("id") String id) {
+        if (routes.resolveName(id) == null) {
+            return OpenAiError.of(HttpStatus.NOT_FOUND, "invalid_request_error", "model_not_found", "model",
+                "The model does not exist; GET /v1/models lists the models this gateway serves", null);
+        }
+        return ResponseEntity.ok(modelObject(id));
+    }
+
+    private static Map<String, Object> modelObject(String id) {
+        return Map.of("id", id, "object", "model", "created", 0, "owned_by", "sluice");
+    }
+
     @PostMapping(path = "/v1/chat/completions", consumes = MediaType.APPLICATION_JSON_VALUE)
     public ResponseEntity<?> completions(@RequestAttribute(ApiClient.ATTRIBUTE) ApiClient client,
-            @RequestBody JsonNode body, HttpServletResponse servletResponse) throws IOException {
+            @RequestBody JsonNode body, HttpServletRequest servletRequest, HttpServletResponse servletResponse)
+            throws IOException {
+        long started = System.nanoTime();
+        Trace trace = new Trace(client.id(), body.path("user").asString("openai"), body.path("model").asString(""),
+            body.path("stream").asBoolean(false));
+        ResponseEntity<?> response = null;
+        try {
+            response = handle(client, body, servletRequest, servletResponse, trace);
+            return response;
+        } finally {
+            int status = response != null ? response.getStatusCode().value() : servletResponse.getStatus();
+            requestLog.write(new RequestLog.Entry(null, client.id(), trace.user, trace.model, trace.route, trace.provider,
+                status, trace.tier.name(), (int) ((System.nanoTime() - started) / 1_000_000), trace.promptTokens,
+                trace.completionTokens, trace.stream, status >= 400 ? trace.errorCode : null));
+        }
+    }
+
+    /** What one call came to, for the request log and the key's spend. */
+    private static final class Trace {
+        final long clientId;
+        final String user;
+        final String model;
+        final boolean stream;
+        String route;
+        String provider;
+        FidelityTier tier = FidelityTier.F0;
+        int promptTokens;
+        int completionTokens;
+        String errorCode = "invalid_request";
+
+        Trace(long clientId, String user, String model, boolean stream) {
+            this.clientId = clientId;
+            this.user = user.length() > 128 ? user.substring(0, 128) : user;
+            this.model = model.length() > 200 ? model.substring(0, 200) : model;
+            this.stream = stream;
+        }
+    }
+
+    /** An answer: tier, provider and tokens for the log, and the tokens added to the key's spend. */
+    private void answered(Trace trace, FidelityTier tier, LlmOutcome.Answered a) {
+        trace.tier = tier;
+        trace.provider = a.provider();
+        trace.promptTokens = a.promptTokens();
+        trace.completionTokens = a.completionTokens();
+        try {
+            budgets.record(trace.clientId, trace.user, a.model(), a.provider(), a.promptTokens(), a.completionTokens());
+        } catch (RuntimeException e) {
+            log.warn("gateway spend: not recorded for client {}: {}", trace.clientId, e.toString());
+        }
+    }
+
+    private ResponseEntity<?> handle(ApiClient client, JsonNode body, HttpServletRequest servletRequest,
+            HttpServletResponse servletResponse, Trace trace) throws IOException {
         String model = body.path("model").asString("");
         if (model.isBlank()) {
             return OpenAiError.invalid("model", "model is required");
         }
-        if (!gatewayProperties.models().containsKey(model)) {
+        String route = routes.resolveName(model);
+        trace.route = route;
+        if (route == null) {
+            trace.errorCode = "model_not_found";
             return OpenAiError.of(HttpStatus.NOT_FOUND, "invalid_request_error", "model_not_found", "model",
-                "The model '" + model + "' does not exist; GET /v1/models lists the configured routes", null);
+                "The model '" + io.sluice.web.text.SafeText.forLog(model) + "' does not exist; GET /v1/models lists "
+                    + "the models this gateway serves", null);
         }
         List<LlmMessage> messages = new ArrayList<>();
         String lastUser = null;
@@ -129,14 +214,24 @@ public class ChatCompletionsController {
                 case "system", "developer" -> LlmMessage.Role.SYSTEM;
                 case "user" -> LlmMessage.Role.USER;
                 case "assistant" -> LlmMessage.Role.ASSISTANT;
+                case "tool" -> LlmMessage.Role.TOOL;
                 default -> null;
             };
             String content = content(m.path("content"));
-            if (role == null || content == null) {
-                return OpenAiError.invalid("messages", "each message needs a role (system, developer, user, assistant) "
-                    + "and text content");
+            JsonNode toolCalls = m.path("tool_calls").isArray() && !m.path("tool_calls").isEmpty() ? m.path("tool_calls") : null;
+            String toolCallId = m.path("tool_call_id").isString() ? m.path("tool_call_id").asString() : null;
+            if (content == null && role == LlmMessage.Role.ASSISTANT && toolCalls != null) {
+                content = ""; // an assistant turn that only called tools
             }
-            messages.add(new LlmMessage(role, content));
+            if (role == null || content == null) {
+                return OpenAiError.invalid("messages", "each message needs a role (system, developer, user, assistant, "
+                    + "tool) and text content");
+            }
+            if (role == LlmMessage.Role.TOOL && toolCallId == null) {
+                return OpenAiError.invalid("messages", "a tool message needs the tool_call_id it answers");
+            }
+            messages.add(new LlmMessage(role, content, toolCalls, toolCallId,
+                m.path("name").isString() ? m.path("name").asString() : null));
             if (role == LlmMessage.Role.USER) {
                 lastUser = content;
             }
@@ -150,13 +245,32 @@ public class ChatCompletionsController {
             return OpenAiError.invalid("user", "user must be at most " + ChatRequest.MAX_USER_ID_CHARS
                 + " characters, without control characters");
         }
+        KeyBudgets.Decision allowed = budgets.check(client.id(), model, route);
+        if (!(allowed instanceof KeyBudgets.Decision.Allowed)) {
+            meters.counter("sluice.gateway.keys.refused", "reason",
+                allowed instanceof KeyBudgets.Decision.OverBudget ? "budget" : "model").increment();
+        }
+        if (allowed instanceof KeyBudgets.Decision.ModelNotAllowed) {
+            trace.errorCode = "model_not_allowed";
+            return OpenAiError.of(HttpStatus.FORBIDDEN, "permission_error", "model_not_allowed", "model",
+                "This API key may not use this model", null);
+        }
+        if (allowed instanceof KeyBudgets.Decision.OverBudget over) {
+            trace.errorCode = "budget_exceeded";
+            return OpenAiError.of(HttpStatus.TOO_MANY_REQUESTS, "insufficient_quota", "budget_exceeded", null,
+                "This API key has spent its " + over.which() + "; it renews at the next UTC "
+                    + (over.which().startsWith("daily") ? "day" : "month"), over.retryAfter());
+        }
+        boolean keyAllowsDegraded = ((KeyBudgets.Decision.Allowed) allowed).policy().allowDegraded();
         UserTokenBucket.Decision decision = buckets.take(client.id() + ":" + user, client.vip());
         if (!decision.allowed()) {
+            trace.errorCode = "rate_limit_exceeded";
             return OpenAiError.of(HttpStatus.TOO_MANY_REQUESTS, "rate_limit_error", "rate_limit_exceeded", null,
                 "Too many requests for this user; retry later", decision.retryAfter());
         }
         Duration wait = global.tryAcquire(Long.toString(client.id())); // the client's share, then the platform's rate
         if (!wait.isZero()) {
+            trace.errorCode = "rate_limit_exceeded";
             return OpenAiError.of(HttpStatus.TOO_MANY_REQUESTS, "rate_limit_error", "rate_limit_exceeded", null,
                 "The platform is at its request rate; retry later", wait);
         }
@@ -166,15 +280,52 @@ public class ChatCompletionsController {
         LlmGateway llm = gateway();
         boolean llmAllowed = llm != null && llm.available()
             && knobs.highestTier().ordinal() <= FidelityTier.F2.ordinal();
-        LlmRequest request = new LlmRequest(Lane.INTERACTIVE, model, messages, maxTokens, null);
+        boolean degradedOk = DegradedOptIn.requested(servletRequest, keyAllowsDegraded);
+        if (!llmAllowed && !degradedOk) {
+            OpenAiFailure failure = llm == null || !llm.available()
+                ? OpenAiFailure.of(new LlmOutcome.Degraded(LlmOutcome.Reason.NOT_CONFIGURED, "no provider"))
+                : OpenAiFailure.levelTooLow(level.name());
+            return refused(failure, level, trace);
+        }
+        Map<String, JsonNode> passed = new LinkedHashMap<>();
+        for (String name : LlmParameters.PASS_THROUGH) {
+            if (body.has(name) && !body.get(name).isNull()) {
+                passed.put(name, body.get(name));
+            }
+        }
+        if (body.has(LlmParameters.MAX_COMPLETION_TOKENS)) {
+            passed.put(LlmParameters.MAX_COMPLETION_TOKENS, body.get(LlmParameters.MAX_COMPLETION_TOKENS));
+        }
+        LlmParameters parameters = new LlmParameters(passed);
+        boolean includeUsage = body.path("stream_options").path("include_usage").asBoolean(false);
+        LlmRequest request = new LlmRequest(Lane.INTERACTIVE, route, messages, maxTokens, null, null, parameters);
         // an opaque, unique-enough id as OpenAI's are; not a secret, so no SecureRandom (one JVM-wide lock)
         ThreadLocalRandom random = ThreadLocalRandom.current();
         String id = "chatcmpl-" + new UUID(random.nextLong(), random.nextLong()).toString().replace("-", "");
         if (body.path("stream").asBoolean(false)) {
-            stream(id, model, level, llmAllowed ? llm : null, request, lastUser, servletResponse);
-            return null; // written above
+            return stream(id, model, level, llmAllowed ? llm : null, request, lastUser, degradedOk, includeUsage,
+                servletResponse, trace);
         }
-        Completion completion = llmAllowed ? call(llm, request, lastUser) : f1(lastUser);
+        Completion completion;
+        if (llmAllowed) {
+            LlmOutcome outcome = llm.call(request);
+            boolean badRequest = outcome instanceof LlmOutcome.Degraded d && d.reason() == LlmOutcome.Reason.INVALID_REQUEST;
+            if (!(outcome instanceof LlmOutcome.Answered) && (!degradedOk || badRequest)) {
+                return refused(OpenAiFailure.of(outcome), level, trace);
+            }
+            if (outcome instanceof LlmOutcome.Answered a) {
+                answered(trace, a.fallbackModel() ? FidelityTier.F3 : FidelityTier.F4, a);
+            } else {
+                trace.tier = FidelityTier.F1;
+            }
+            completion = outcome instanceof LlmOutcome.Answered a
+                ? new Completion(a.text(), a.fallbackModel() ? FidelityTier.F3 : FidelityTier.F4, a.promptTokens(),
+                    a.completionTokens(), a.choices(), a.provider())
+                : f1(lastUser);
+        } else {
+            completion = f1(lastUser);
+            trace.tier = FidelityTier.F1;
+        }
         count(completion.tier(), false);
         Map<String, Object> usage = new LinkedHashMap<>();
         usage.put("prompt_tokens", completion.promptTokens());
@@ -185,14 +336,35 @@ public class ChatCompletionsController {
         response.put("object", "chat.completion");
         response.put("created", System.currentTimeMillis() / 1000);
         response.put("model", model);
-        response.put("choices", List.of(Map.of("index", 0, "finish_reason", "stop",
-            "message", Map.of("role", "assistant", "content", completion.text()))));
+        List<Map<String, Object>> choices = new ArrayList<>();
+        for (LlmChoice c : completion.choices()) {
+            Map<String, Object> message = new LinkedHashMap<>();
+            message.put("role", "assistant");
+            message.put("content", c.toolCalls() != null && c.text().isEmpty() ? null : c.text());
+            if (c.toolCalls() != null) {
+                message.put("tool_calls", c.toolCalls());
+            }
+            Map<String, Object> choice = new LinkedHashMap<>();
+            choice.put("index", c.index());
+            choice.put("message", message);
+            choice.put("finish_reason", c.finishReason() == null ? "stop" : c.finishReason());
+            choices.add(choice);
+        }
+        response.put("choices", choices);
         response.put("usage", usage);
-        return ResponseEntity.ok().header(TIER_HEADER, completion.tier().name()).header(LEVEL_HEADER, level.name())
-            .contentType(MediaType.APPLICATION_JSON).body(response);
+        ResponseEntity.BodyBuilder ok = ResponseEntity.ok().header(TIER_HEADER, completion.tier().name())
+            .header(LEVEL_HEADER, level.name());
+        if (completion.provider() != null) {
+            ok.header(PROVIDER_HEADER, completion.provider());
+        }
+        return ok.contentType(MediaType.APPLICATION_JSON).body(response);
     }
 
-    private record Completion(String text, FidelityTier tier, int promptTokens, int completionTokens) {
+    private record Completion(String text, FidelityTier tier, int promptTokens, int completionTokens,
+            List<LlmChoice> choices, String provider) {
+        Completion {
+            choices = choices == null ? List.of(new LlmChoice(0, text, null, "stop")) : choices;
+        }
     }
 
     /** Text of a message: a string, or the text parts of a content array. */
@@ -212,18 +384,19 @@ public class ChatCompletionsController {
         return null;
     }
 
-    private Completion call(LlmGateway llm, LlmRequest request, String lastUser) {
-        LlmOutcome outcome = llm.call(request);
-        if (outcome instanceof LlmOutcome.Answered a) {
-            return new Completion(a.text(), a.fallbackModel() ? FidelityTier.F3 : FidelityTier.F4, a.promptTokens(),
-                a.completionTokens());
-        }
-        return f1(lastUser);
+    /** An error the client can act on; the tier header says no tier answered (F0). */
+    private ResponseEntity<Object> refused(OpenAiFailure failure, DegradationLevel level, Trace trace) {
+        trace.tier = FidelityTier.F0;
+        trace.errorCode = failure.code();
+        count(FidelityTier.F0, false);
+        ResponseEntity<Object> response = failure.response();
+        return ResponseEntity.status(response.getStatusCode()).headers(response.getHeaders())
+            .header(TIER_HEADER, FidelityTier.F0.name()).header(LEVEL_HEADER, level.name()).body(response.getBody());
     }
 
     private Completion f1(String lastUser) {
         Answer answer = faq.answer(lastUser);
-        return new Completion(answer.text(), FidelityTier.F1, 0, 0);
+        return new Completion(answer.text(), FidelityTier.F1, 0, 0, null, null);
     }
 
     /** The gateway bean, looked up once it exists rather than resolved on every request. */
@@ -247,6 +420,9 @@ public class ChatCompletionsController {
         record Token(String text) implements Event {
         }
 
+        record ToolCalls(JsonNode delta) implements Event {
+        }
+
         record Done(LlmOutcome outcome) implements Event {
         }
     }
@@ -255,8 +431,9 @@ public class ChatCompletionsController {
      * Starts the gateway stream and waits for its first event before answering, so the headers can
      * name the tier: a stream that fails before its first token becomes an F1 answer in one chunk.
      */
-    private void stream(String id, String model, DegradationLevel level, LlmGateway llm,
-            LlmRequest request, String lastUser, HttpServletResponse response) throws IOException {
+    private ResponseEntity<?> stream(String id, String model, DegradationLevel level, LlmGateway llm,
+            LlmRequest request, String lastUser, boolean degradedOk, boolean includeUsage, HttpServletResponse response,
+            Trace trace) throws IOException {
         BlockingQueue<Event> events = new LinkedBlockingQueue<>();
         LlmStream running = null;
         Event first = null;
@@ -265,6 +442,11 @@ public class ChatCompletionsController {
                 @Override
                 public void onToken(String token) {
                     events.add(new Event.Token(token));
+                }
+
+                @Override
+                public void onToolCalls(JsonNode delta) {
+                    events.add(new Event.ToolCalls(delta));
                 }
 
                 @Override
@@ -279,11 +461,18 @@ public class ChatCompletionsController {
             });
             first = poll(events, chat.streamTimeout());
         }
-        boolean llmStreams = first instanceof Event.Token
+        boolean llmStreams = first instanceof Event.Token || first instanceof Event.ToolCalls
             || (first instanceof Event.Done d && d.outcome() instanceof LlmOutcome.Answered);
         if (!llmStreams && running != null) {
             running.cancel();
         }
+        if (!llmStreams && !degradedOk) {
+            // nothing was sent yet, so the client still gets a status it can act on
+            LlmOutcome outcome = first instanceof Event.Done done ? done.outcome()
+                : new LlmOutcome.Degraded(LlmOutcome.Reason.TIMEOUT, "no first token in time");
+            return refused(OpenAiFailure.of(outcome), level, trace);
+        }
+        trace.tier = llmStreams ? FidelityTier.F4 : FidelityTier.F1;
         FidelityTier tier = llmStreams ? FidelityTier.F4 : FidelityTier.F1;
         count(tier, true);
         LlmStream stream = running;
@@ -304,8 +493,12 @@ public class ChatCompletionsController {
                 } else {
                     Event event = head;
                     long deadline = System.nanoTime() + chat.streamTimeout().toNanos();
-                    while (event instanceof Event.Token token) {
-                        chunk(output, id, model, Map.of("content", token.text()), null);
+                    while (event instanceof Event.Token || event instanceof Event.ToolCalls) {
+                        if (event instanceof Event.Token token) {
+                            chunk(output, id, model, Map.of("content", token.text()), null);
+                        } else {
+                            chunk(output, id, model, Map.of("tool_calls", ((Event.ToolCalls) event).delta()), null);
+                        }
                         event = poll(events, Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
                     }
                     boolean complete = event instanceof Event.Done done && done.outcome() instanceof LlmOutcome.Answered;
@@ -313,12 +506,19 @@ public class ChatCompletionsController {
                         // tokens already went out, so the tier cannot change any more: say the answer is
                         // broken, as OpenAI does mid-stream (an error object, no [DONE]); SDKs raise it
                         streamError(output, event == null ? "the answer stream timed out" : "the provider's stream broke");
-                        return;
+                        trace.errorCode = "stream_broken";
+                        return null;
                     }
-                    chunk(output, id, model, Map.of(), "stop");
+                    LlmOutcome.Answered answered = (LlmOutcome.Answered) ((Event.Done) event).outcome();
+                    answered(trace, FidelityTier.F4, answered);
+                    chunk(output, id, model, Map.of(), answered.finishReason());
+                    if (includeUsage) {
+                        usageChunk(output, id, model, answered.promptTokens(), answered.completionTokens());
+                    }
                 }
                 output.write("data: [DONE]\n\n".getBytes(StandardCharsets.UTF_8));
                 output.flush();
+                return null; // written above
             } finally {
                 if (stream != null) {
                     stream.cancel(); // idempotent: frees the permit at once if the client went away
@@ -343,6 +543,20 @@ public class ChatCompletionsController {
         error.put("param", null);
         error.put("code", "stream_broken");
         output.write(("data: " + json.writeValueAsString(Map.of("error", error)) + "\n\n").getBytes(StandardCharsets.UTF_8));
+        output.flush();
+    }
+
+    /** The last chunk when the client asked for {@code stream_options.include_usage}: no choices, the usage. */
+    private void usageChunk(OutputStream output, String id, String model, int prompt, int completion) throws IOException {
+        Map<String, Object> chunk = new LinkedHashMap<>();
+        chunk.put("id", id);
+        chunk.put("object", "chat.completion.chunk");
+        chunk.put("created", System.currentTimeMillis() / 1000);
+        chunk.put("model", model);
+        chunk.put("choices", List.of());
+        chunk.put("usage", Map.of("prompt_tokens", prompt, "completion_tokens", completion, "total_tokens",
+            prompt + completion));
+        output.write(("data: " + json.writeValueAsString(chunk) + "\n\n").getBytes(StandardCharsets.UTF_8));
         output.flush();
     }
 

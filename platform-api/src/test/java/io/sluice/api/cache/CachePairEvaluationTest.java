@@ -113,8 +113,8 @@ class CachePairEvaluationTest {
         Score l0 = null;
         for (DegradationLevel level : DegradationLevel.values()) {
             double threshold = thresholds.get(level);
-            Function<Pair, Boolean> verified = p -> matcher.match(p.asked(), vector.get(p.asked()), threshold,
-                List.of(new L2Matcher.Candidate<>(p.cached(), vector.get(p.cached()), p))).match().isPresent();
+            Function<Pair, Boolean> verified = p -> matcher.match(p.asked(), vector.get(p.asked()), level.name(), threshold,
+                null, List.of(new L2Matcher.Candidate<>(p.cached(), vector.get(p.cached()), p))).match().isPresent();
             Function<Pair, Boolean> cosine = p -> L2Matcher.dot(vector.get(p.asked()), vector.get(p.cached())) >= threshold;
             Score v = score(pairs, verified);
             Score c = score(pairs, cosine);

@@ -11,14 +11,18 @@ class HitVerifierTest {
 
     final HitVerifier verifier = new HitVerifier();
 
+    static boolean negated(String question) {
+        return new io.sluice.semantics.pairs.QuestionAnalyzer().analyze(question).negated();
+    }
+
     @Test
     void englishUnOnAParticipleIsANegationButUnOnAVerbIsAnAction() {
         assertThat(verifier.verify("Can I return an opened item?", "Can I return an unopened item?"))
             .isEqualTo(Verdict.NEGATION);
         assertThat(verifier.verify("Is the order paid?", "Why is my order unpaid?")).isEqualTo(Verdict.NEGATION);
-        assertThat(HitVerifier.negated(HitVerifier.prepare("How do I get my account unlocked?"))).isFalse();
-        assertThat(HitVerifier.negated(HitVerifier.prepare("How do I unsubscribe from emails?"))).isFalse();
-        assertThat(HitVerifier.negated(HitVerifier.prepare("Do you ship to the United States?"))).isFalse();
+        assertThat(negated(("How do I get my account unlocked?"))).isFalse();
+        assertThat(negated(("How do I unsubscribe from emails?"))).isFalse();
+        assertThat(negated(("Do you ship to the United States?"))).isFalse();
     }
 
     @Test

@@ -17,6 +17,7 @@ import io.sluice.governance.degradation.DegradationProperties;
 import io.sluice.governance.degradation.LevelKnobs;
 import io.sluice.governance.gateway.Lane;
 import io.sluice.governance.gateway.LlmOutcome;
+import io.sluice.governance.gateway.LlmRequest;
 import io.sluice.governance.tier.FidelityTier;
 import io.sluice.knowledge.chain.Freshness;
 import io.sluice.knowledge.chain.Passage;
@@ -117,6 +118,16 @@ class TieredAnswerStepTest {
         assertThat(ctx.answer().sources()).isEqualTo(FAQ.sources());
         assertThat(askedTopK).isEmpty();
         assertThat(gateway.calls.get(0).maxTokens()).isEqualTo(256);
+        assertThat(gateway.calls.get(0).route()).as("the route actually called at L2: the level's light route")
+            .isEqualTo("light");
+    }
+
+    @Test
+    void theRouteCalledPerLevelIsTheLevelsModelRoute() {
+        answer(DegradationLevel.L0);
+        answer(DegradationLevel.L1);
+
+        assertThat(gateway.calls).extracting(LlmRequest::route).containsOnly("primary");
     }
 
     @Test
@@ -250,5 +261,51 @@ class TieredAnswerStepTest {
             .isInstanceOf(TieredAnswerStep.StreamBrokenException.class);
         assertThat(events).containsExactly("half ");
         assertThat(breaking.calls).hasSize(1);
+    }
+
+    @Test
+    void nothingRelevantGivesTheHonestNoAnswerAtEveryLevelWithoutAnyLlmCall() {
+        answeredBy = null; // the chain found nothing above the relevance bars
+        Answer none = new Answer(io.sluice.knowledge.answer.NoAnswer.text(
+            io.sluice.knowledge.answer.AnswerLanguage.ENGLISH), FidelityTier.F1, List.of());
+        StaticListableBeanFactory beans = new StaticListableBeanFactory();
+        beans.addBean("gateway", gateway);
+        TieredAnswerStep step = new TieredAnswerStep(message -> none, retriever, new LlmAccess(beans.getBeanProvider(
+            io.sluice.governance.gateway.LlmGateway.class)), load, ChatProperties.defaults(), null);
+
+        for (DegradationLevel level : DegradationLevel.values()) {
+            ChatContext ctx = new ChatContext(CLIENT, new ChatRequest("u1", null, "What is the capital of France?", null));
+            ctx.session(SessionContext.fresh());
+            ctx.level(level, KNOBS.get(level));
+            step.apply(ctx, c -> { });
+            assertThat(ctx.answer().text()).as("at %s", level).contains("no answer").contains("human agent");
+            assertThat(ctx.answer().sources()).isEmpty();
+            assertThat(TieredAnswerStep.plannedTier(KNOBS.get(level).highestTier(), true,
+                retriever.retrieve("What is the capital of France?", 1), none)).isEqualTo(FidelityTier.F1);
+        }
+        assertThat(gateway.calls).isEmpty();
+    }
+
+    @Test
+    void everyLlmPromptSaysWhichLanguageToAnswerIn() {
+        StaticListableBeanFactory beans = new StaticListableBeanFactory();
+        beans.addBean("gateway", gateway);
+        TieredAnswerStep step = new TieredAnswerStep(message -> FAQ, retriever, new LlmAccess(beans.getBeanProvider(
+            io.sluice.governance.gateway.LlmGateway.class)), load, ChatProperties.defaults(), null);
+        for (DegradationLevel level : List.of(DegradationLevel.L0, DegradationLevel.L1, DegradationLevel.L2)) {
+            ChatContext en = new ChatContext(CLIENT, new ChatRequest("u1", null, "How long does a refund take?", null));
+            en.session(SessionContext.fresh());
+            en.level(level, KNOBS.get(level));
+            step.apply(en, c -> { });
+            ChatContext zh = new ChatContext(CLIENT, new ChatRequest("u1", null, "退款多久到帳？", null));
+            zh.session(SessionContext.fresh());
+            zh.level(level, KNOBS.get(level));
+            step.apply(zh, c -> { });
+        }
+        assertThat(gateway.calls).hasSize(6);
+        for (int i = 0; i < 6; i += 2) {
+            assertThat(gateway.calls.get(i).messages().get(0).content()).endsWith("Answer in English.");
+            assertThat(gateway.calls.get(i + 1).messages().get(0).content()).contains("請用繁體中文回答");
+        }
     }
 }

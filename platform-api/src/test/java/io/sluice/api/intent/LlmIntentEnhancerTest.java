@@ -25,7 +25,7 @@ import io.sluice.governance.gateway.GovernedLlmGateway;
 import io.sluice.governance.gateway.Lane;
 import io.sluice.governance.gateway.LlmMessage;
 import io.sluice.governance.permit.PermitProperties;
-import io.sluice.governance.provider.SpringAiProviderClient;
+import io.sluice.governance.provider.OpenAiCompatibleClient;
 import io.sluice.mock.MockProvider;
 import io.sluice.mock.Scenario;
 
@@ -65,8 +65,8 @@ class LlmIntentEnhancerTest {
         redisson = Redisson.create(config);
         mock = MockProvider.start(0);
         // the first call through Spring AI loads thousands of classes; not inside a 1.5 s budget
-        try (SpringAiProviderClient warm = new SpringAiProviderClient(mock.baseUrl(), "warm-up")) {
-            warm.call("warm-up", List.of(LlmMessage.user("warm up")), 4, Duration.ofSeconds(60));
+        try (OpenAiCompatibleClient warm = OpenAiCompatibleClient.of(mock.baseUrl(), "warm-up")) {
+            warm.call(new io.sluice.governance.provider.ProviderClient.Call("warm-up", List.of(LlmMessage.user("warm up")), 4, null), Duration.ofSeconds(60));
         }
     }
 
@@ -100,7 +100,7 @@ class LlmIntentEnhancerTest {
             new GatewayProperties.Tpm(0, Duration.ofMinutes(1)), new GatewayProperties.RetryBudget(1.0, 1000,
                 Duration.ofSeconds(10)), Duration.ofMillis(500), Duration.ofMillis(200));
         assembly = GatewayAssembly.assemble(properties, new PermitProperties(prefix + "permits:", permits), redisson,
-            meters, new SpringAiProviderClient(mock.baseUrl(), "test-key"));
+            meters, OpenAiCompatibleClient.of(mock.baseUrl(), "test-key"));
         gateway = (GovernedLlmGateway) assembly.gateway();
     }
 

@@ -76,7 +76,7 @@ public class PromptBuilder {
             throw new PoisonItemException("document " + id + " does not exist");
         }
         StringBuilder text = new StringBuilder();
-        jdbc.query("SELECT content FROM knowledge_chunk WHERE document_id = ? ORDER BY ordinal",
+        jdbc.query("SELECT content FROM knowledge_chunk WHERE document_id = ? AND NOT disabled ORDER BY ordinal",
             rs -> {
                 if (text.length() < maxInputChars) {
                     text.append(rs.getString("content")).append("\n\n");

@@ -1,0 +1,382 @@
+package io.sluice.bench.load;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntFunction;
+import java.util.function.Predicate;
+
+import org.HdrHistogram.ConcurrentHistogram;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Calls in flight (issue 15): the same closed loop straight to the mock, through the Portkey gateway
+ * and through Sluice's {@code /v1/chat/completions}, at 50 ms × 128 and 1 s × 1,024 connections; then
+ * thousands of concurrent SSE streams (chat stream and {@code /v1} stream) held open at once, with the
+ * heap sampled, and permits and admission places read back at the end; then answers that need no LLM
+ * through {@code /api/v1/chat} (exact cache hits, the FAQ tier). Every leg records the CPU time each
+ * process spent (Sluice, its Redis, the mock, Portkey, this generator).
+ */
+final class CapacityBench {
+
+    /** One closed-loop leg. */
+    record Leg(String name, String target, int connections, double seconds, long answers, long failures, long fiveXx,
+            Histogram latency, Map<String, Duration> cpu) {
+        double perSecond() {
+            return answers / seconds;
+        }
+
+        double cpuMsPerAnswer(String... processes) {
+            long nanos = 0;
+            for (String p : processes) {
+                Duration d = cpu.get(p);
+                if (d != null) {
+                    nanos += d.toNanos();
+                }
+            }
+            return answers == 0 ? Double.NaN : nanos / 1e6 / answers;
+        }
+
+        double p(double percentile) {
+            return latency.getTotalCount() == 0 ? Double.NaN : latency.getValueAtPercentile(percentile) / 1e6;
+        }
+    }
+
+    /** One held-open streams leg. */
+    record StreamLeg(String target, int streams, long completed, long failed, long fiveXx, int peakOpen, double seconds,
+            double maxHeapMb, double permitsAfter, double queueAfter, double streamsAfter, Histogram firstEvent,
+            Map<String, Duration> cpu) {
+    }
+
+    static final String SLUICE = "sluice";
+    static final String REDIS = "redis";
+    static final String PROVIDER_KEY = "bench-provider-key";
+
+    /** Permits, limits and caps out of the way: this measures how many calls the instance can hold. */
+    static Map<String, String> overrides(int streams) {
+        int room = streams + 2048;
+        Map<String, String> o = new LinkedHashMap<>();
+        o.put("sluice.permits.lanes.interactive.permits", Integer.toString(room));
+        o.put("sluice.permits.lanes.interactive.lease", "120s");
+        o.put("sluice.gateway.lanes.interactive.sentinel.max-threads", Integer.toString(room));
+        o.put("sluice.gateway.lanes.interactive.sentinel.slow-call", "120s");
+        o.put("sluice.gateway.lanes.interactive.budget", "90s");
+        o.put("sluice.chat.answer-budget", "90s");
+        o.put("sluice.chat.stream-timeout", "120s");
+        o.put("sluice.chat.stream-workers", Integer.toString(room));
+        o.put("sluice.chat.admission.capacity", Integer.toString(room));
+        o.put("sluice.ingress.rate.global.max-rate", "100000");
+        o.put("sluice.ingress.rate.user.capacity", "100000");
+        o.put("sluice.ingress.rate.user.refill-per-second", "10000");
+        o.put("server.tomcat.max-connections", Integer.toString(streams + 4096));
+        o.put("server.tomcat.accept-count", "4096");
+        o.put("sluice.permits.key-prefix", "sluice:bench-capacity:" + Long.toHexString(System.nanoTime()) + ":permits:");
+        return o;
+    }
+
+    private final Fleet fleet;
+    private final MockControl mock;
+    private final Platform platform = new Platform();
+    private final FrontDoorBench.Processes processes;
+    private final String portkey;
+
+    CapacityBench(Fleet fleet, MockControl mock, FrontDoorBench.Processes processes, String portkeyUrl) {
+        this.fleet = fleet;
+        this.mock = mock;
+        this.processes = processes;
+        this.portkey = portkeyUrl;
+    }
+
+    private void latency(long latencyMs, long interTokenMs, int tokens) {
+        mock.scenario(Map.of("latency", "FIXED", "latencyMs", latencyMs, "concurrencyCap", 0, "hang", false,
+            "errorRate", 0.0, "rateLimitRate", 0.0, "tailProbability", 0.0, "interTokenDelayMs", interTokenMs,
+            "completionTokens", tokens, "cutStreamAfterTokens", -1));
+    }
+
+    /** Direct, Portkey, Sluice at each (latency, connections), alternating, after a warm-up of each path. */
+    List<Leg> throughput(double seconds, long[][] plan) throws InterruptedException {
+        List<Leg> legs = new ArrayList<>();
+        latency(50, 0, 8);
+        closedLoop("warm-up", "sluice", 128, 2 * seconds);
+        if (portkey != null) {
+            closedLoop("warm-up", "portkey", 128, seconds);
+        }
+        for (long[] step : plan) {
+            latency(step[0], 0, 8);
+            String name = step[0] + " ms × " + step[1];
+            legs.add(closedLoop(name, "direct", (int) step[1], seconds));
+            if (portkey != null) {
+                legs.add(closedLoop(name, "portkey", (int) step[1], seconds));
+            }
+            legs.add(closedLoop(name, "sluice", (int) step[1], seconds));
+        }
+        return legs;
+    }
+
+    private Leg closedLoop(String name, String target, int connections, double seconds) throws InterruptedException {
+        String url = switch (target) {
+            case "direct" -> fleet.mockUrl() + "/v1/chat/completions";
+            case "portkey" -> portkey + "/v1/chat/completions";
+            default -> fleet.url("a") + "/v1/chat/completions";
+        };
+        Map<String, String> headers = headers(target);
+        return loop(name, target, url, headers, connections, seconds,
+            i -> "{\"model\":\"primary\",\"max_tokens\":8,\"user\":\"cap-" + i
+                + "\",\"messages\":[{\"role\":\"user\",\"content\":\"Where is my parcel? Order 4711.\"}]}",
+            // through Sluice only the provider's answer counts (an F1 stand-in would flatter it)
+            r -> !target.equals("sluice") || r.headers().firstValue("X-Sluice-Tier").orElse("").equals("F4"));
+    }
+
+    private Map<String, String> headers(String target) {
+        Map<String, String> h = new LinkedHashMap<>();
+        h.put("Content-Type", "application/json");
+        switch (target) {
+            case "direct" -> h.put("Authorization", "Bearer " + PROVIDER_KEY);
+            case "portkey" -> {
+                h.put("Authorization", "Bearer " + PROVIDER_KEY);
+                h.put("x-portkey-provider", "openai");
+                h.put("x-portkey-custom-host", fleet.mockUrl() + "/v1");
+            }
+            default -> h.put("Authorization", "Bearer " + Fleet.API_KEY);
+        }
+        return h;
+    }
+
+    /** Answers without the LLM through {@code /api/v1/chat}: exact cache hits (instance a), F1 (instance b). */
+    List<Leg> noLlm(int connections, double seconds) throws InterruptedException {
+        latency(50, 0, 8);
+        String chat = "/api/v1/chat";
+        Map<String, String> h = headers("sluice");
+        String question = "退货的运费谁来出？";
+        loop("cache warm", SLUICE, fleet.url("a") + chat, h, 1, 1, i -> "{\"userId\":\"warm\",\"message\":\"" + question + "\"}",
+            r -> true);
+        List<Leg> legs = new ArrayList<>();
+        // warm-up of each path, then the measured leg
+        loop("warm-up", SLUICE, fleet.url("a") + chat, h, connections, seconds,
+            i -> "{\"userId\":\"cache-" + i + "\",\"message\":\"" + question + "\"}", r -> true);
+        legs.add(loop("exact cache hit", SLUICE, fleet.url("a") + chat, h, connections, seconds,
+            i -> "{\"userId\":\"cache-" + i + "\",\"message\":\"" + question + "\"}", r -> r.body().contains("\"cached\":true")));
+        IntFunction<String> faq = i -> "{\"userId\":\"faq-" + i + "\",\"message\":\""
+            + LoadGenerator.MESSAGES.get(i % LoadGenerator.MESSAGES.size()).formatted("1390000" + (1000 + i)) + "\"}";
+        loop("warm-up", "sluice b", fleet.url("b") + chat, h, connections, seconds, faq, r -> true);
+        legs.add(loop("FAQ tier (F1)", "sluice b", fleet.url("b") + chat, h, connections, seconds, faq,
+            r -> r.body().contains("\"tier\":\"F1\"")));
+        return legs;
+    }
+
+    private Leg loop(String name, String target, String url, Map<String, String> headers, int connections, double seconds,
+            IntFunction<String> bodies, Predicate<HttpResponse<String>> meant) throws InterruptedException {
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5))
+            .build();
+        ConcurrentHistogram latency = new ConcurrentHistogram(TimeUnit.SECONDS.toNanos(120), 2);
+        AtomicLong answers = new AtomicLong();
+        AtomicLong failures = new AtomicLong();
+        AtomicLong fiveXx = new AtomicLong();
+        long end = System.nanoTime() + (long) (seconds * 1e9);
+        List<Thread> workers = new ArrayList<>();
+        for (int i = 0; i < connections; i++) {
+            HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
+                .POST(HttpRequest.BodyPublishers.ofString(bodies.apply(i)));
+            headers.forEach(builder::header);
+            HttpRequest request = builder.build();
+            workers.add(Thread.ofVirtual().name("cap-" + target + "-" + i).unstarted(() -> {
+                while (System.nanoTime() < end) {
+                    long started = System.nanoTime();
+                    try {
+                        HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
+                        if (r.statusCode() == 200 && meant.test(r)) {
+                            answers.incrementAndGet();
+                            latency.recordValue(Math.min(latency.getHighestTrackableValue(), System.nanoTime() - started));
+                        } else {
+                            failures.incrementAndGet();
+                            if (r.statusCode() >= 500) {
+                                fiveXx.incrementAndGet();
+                            }
+                        }
+                    } catch (IOException e) {
+                        failures.incrementAndGet();
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            }));
+        }
+        Map<String, Duration> before = processes.cpuNow();
+        long started = System.nanoTime();
+        workers.forEach(Thread::start);
+        for (Thread w : workers) {
+            w.join(TimeUnit.SECONDS.toMillis((long) seconds + 40));
+        }
+        double elapsed = (System.nanoTime() - started) / 1e9;
+        http.close();
+        Leg leg = new Leg(name, target, connections, elapsed, answers.get(), failures.get(), fiveXx.get(), latency,
+            processes.since(before));
+        ScenarioRunner.log(String.format("capacity %s %s x%d: %.0f answers/s, %d failures (%d 5xx), p50 %.1f p99 %.1f ms,"
+            + " CPU ms/answer sluice+redis %.3f", name, target, connections, leg.perSecond(), leg.failures(), leg.fiveXx(),
+            leg.p(50), leg.p(99), leg.cpuMsPerAnswer(target.equals("sluice b") ? "sluice b" : SLUICE, REDIS)));
+        return leg;
+    }
+
+    /**
+     * {@code streams} SSE streams opened over {@code rampSeconds}, each lasting about
+     * {@code latency + tokens × interToken}, so that all are open at once; counts the peak of open
+     * streams, samples the heap, then reads permits, admission places and open streams back.
+     */
+    StreamLeg streams(String target, int streams, double rampSeconds, long interTokenMs, int tokens)
+            throws InterruptedException {
+        latency(1000, interTokenMs, tokens);
+        String url;
+        String body;
+        Map<String, String> headers = headers(target.startsWith("sluice") ? "sluice" : target);
+        headers.put("Accept", "text/event-stream");
+        switch (target) {
+            case "sluice chat stream" -> {
+                url = fleet.url("a") + "/api/v1/chat/stream";
+                body = "{\"userId\":\"stream-%d\",\"message\":\"我的订单 %d 什么时候发货？\"}";
+            }
+            case "portkey" -> {
+                url = portkey + "/v1/chat/completions";
+                body = streamBody();
+            }
+            case "direct" -> {
+                url = fleet.mockUrl() + "/v1/chat/completions";
+                body = streamBody();
+            }
+            default -> {
+                url = fleet.url("a") + "/v1/chat/completions";
+                body = streamBody();
+            }
+        }
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(20))
+            .build();
+        ConcurrentHistogram first = new ConcurrentHistogram(TimeUnit.SECONDS.toNanos(300), 2);
+        AtomicInteger open = new AtomicInteger();
+        AtomicInteger peak = new AtomicInteger();
+        AtomicLong completed = new AtomicLong();
+        AtomicLong failed = new AtomicLong();
+        AtomicLong fiveXx = new AtomicLong();
+        CountDownLatch done = new CountDownLatch(streams);
+        Map<String, Duration> before = processes.cpuNow();
+        long started = System.nanoTime();
+        double[] maxHeap = {0};
+        Thread sampler = Thread.ofVirtual().start(() -> {
+            while (done.getCount() > 0) {
+                maxHeap[0] = Math.max(maxHeap[0], heapUsedMb());
+                try {
+                    Thread.sleep(1000); // a sampling period, not synchronisation
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        });
+        long gapNanos = (long) (rampSeconds * 1e9 / streams);
+        for (int i = 0; i < streams; i++) {
+            String text = body.contains("%d") ? body.formatted(i, 10000 + i) : body;
+            HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(180))
+                .POST(HttpRequest.BodyPublishers.ofString(text));
+            headers.forEach(builder::header);
+            HttpRequest request = builder.build();
+            long opened = System.nanoTime();
+            Thread.ofVirtual().start(() -> {
+                boolean counted = false;
+                try {
+                    HttpResponse<InputStream> r = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+                    if (r.statusCode() != 200) {
+                        failed.incrementAndGet();
+                        if (r.statusCode() >= 500) {
+                            fiveXx.incrementAndGet();
+                        }
+                        r.body().close();
+                        return;
+                    }
+                    try (BufferedReader in = new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8))) {
+                        String line;
+                        boolean ok = false;
+                        while ((line = in.readLine()) != null) {
+                            if (!counted && (line.startsWith("data:") || line.startsWith("event:"))) {
+                                counted = true;
+                                first.recordValue(Math.min(first.getHighestTrackableValue(), System.nanoTime() - opened));
+                                peak.accumulateAndGet(open.incrementAndGet(), Math::max);
+                            }
+                            if (line.equals("data: [DONE]") || line.equals("event:done")) {
+                                ok = true;
+                            }
+                            if (line.equals("event:error") || line.contains("\"stream_broken\"")) {
+                                ok = false;
+                                break;
+                            }
+                        }
+                        (ok ? completed : failed).incrementAndGet();
+                    }
+                } catch (IOException e) {
+                    failed.incrementAndGet();
+                } catch (InterruptedException e) {
+                    failed.incrementAndGet();
+                } finally {
+                    if (counted) {
+                        open.decrementAndGet();
+                    }
+                    done.countDown();
+                }
+            });
+            long next = started + (i + 1) * gapNanos;
+            long wait = next - System.nanoTime();
+            if (wait > 0) {
+                TimeUnit.NANOSECONDS.sleep(wait); // pacing the ramp
+            }
+        }
+        done.await(300, TimeUnit.SECONDS);
+        double elapsed = (System.nanoTime() - started) / 1e9;
+        sampler.interrupt();
+        Map<String, Duration> cpu = processes.since(before);
+        http.close();
+        double permits = Double.NaN;
+        double queue = Double.NaN;
+        double openAfter = Double.NaN;
+        if (target.startsWith("sluice")) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            do {
+                Map<String, Double> m = platform.metrics(fleet.managementUrl("a"));
+                permits = Platform.sum(m, "sluice_gateway_permits_used");
+                queue = Platform.sum(m, "sluice_chat_admission_waiting");
+                openAfter = Platform.sum(m, "sluice_chat_streams_active");
+                if (permits == 0 && (Double.isNaN(queue) || queue == 0) && (Double.isNaN(openAfter) || openAfter == 0)) {
+                    break;
+                }
+                TimeUnit.MILLISECONDS.sleep(500); // a stream's permit is released as its socket closes: bounded wait
+            } while (System.nanoTime() < deadline);
+        }
+        StreamLeg leg = new StreamLeg(target, streams, completed.get(), failed.get(), fiveXx.get(), peak.get(), elapsed,
+            target.startsWith("sluice") ? maxHeap[0] : Double.NaN, permits, queue, openAfter, first, cpu);
+        ScenarioRunner.log(String.format("capacity streams %s: %d opened, %d completed, %d failed (%d 5xx), peak open %d,"
+            + " max heap %.0f MB, permits after %.0f, queue after %.0f", target, streams, leg.completed(), leg.failed(),
+            leg.fiveXx(), leg.peakOpen(), leg.maxHeapMb(), permits, queue));
+        return leg;
+    }
+
+    private static String streamBody() {
+        return "{\"model\":\"primary\",\"stream\":true,\"user\":\"s\",\"messages\":[{\"role\":\"user\","
+            + "\"content\":\"Where is my parcel? Order 4711.\"}]}";
+    }
+
+    private double heapUsedMb() {
+        Map<String, Double> m = platform.metrics(fleet.managementUrl("a"));
+        double used = Platform.sum(m, "jvm_memory_used_bytes", "area=\"heap\"");
+        return Double.isNaN(used) ? 0 : used / (1024 * 1024);
+    }
+}

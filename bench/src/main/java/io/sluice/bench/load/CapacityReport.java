@@ -1,0 +1,180 @@
+package io.sluice.bench.load;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+
+/** Writes {@code benchmarks-capacity.md}: the capacity legs of {@link CapacityBench}, goals beside figures. */
+final class CapacityReport {
+
+    private final HarnessOptions options;
+    private final Map<String, String> settings;
+    private final String loadAtStart;
+    private final Instant started;
+    private final int streams;
+    private final double seconds;
+    private final StringBuilder body = new StringBuilder();
+
+    CapacityReport(HarnessOptions options, Map<String, String> settings, String loadAtStart, Instant started, int streams,
+            double seconds) {
+        this.options = options;
+        this.settings = settings;
+        this.loadAtStart = loadAtStart;
+        this.started = started;
+        this.streams = streams;
+        this.seconds = seconds;
+    }
+
+    void idle(double rssMb) {
+        line("## Instance a after start");
+        line("");
+        line(String.format("RSS after start and the knowledge bootstrap, before any load: **%.0f MB** (the harness's JVM options:"
+            + " see Method). The idle figure of the embedded default (`scripts/run.sh`) is in docs/capacity.md.", rssMb));
+        line("");
+    }
+
+    void throughput(List<CapacityBench.Leg> legs) {
+        line("## Front door: calls in flight");
+        line("");
+        line("`POST /v1/chat/completions`, closed loop, each connection sends its next request when its answer is in;");
+        line("the mock answers after the fixed latency. *Added p99* = this target's p99 − direct's p99 at the same point.");
+        line("CPU = ms of CPU per answer of each process during the leg (Sluice's Redis counted with Sluice).");
+        line("");
+        line("| latency × connections | target | answers/s | × direct | p50 ms | p99 ms | added p99 ms | failures | 5xx | CPU ms/answer |");
+        line("|---|---|---:|---:|---:|---:|---:|---:|---:|---|");
+        for (CapacityBench.Leg leg : legs) {
+            CapacityBench.Leg direct = legs.stream().filter(l -> l.name().equals(leg.name()) && l.target().equals("direct"))
+                .findFirst().orElse(leg);
+            line(String.format("| %s | %s | %.0f | %.2f | %.1f | %.1f | %s | %d | %d | %s |", leg.name(), leg.target(),
+                leg.perSecond(), leg.perSecond() / direct.perSecond(), leg.p(50), leg.p(99),
+                leg == direct ? "–" : String.format("%.1f", leg.p(99) - direct.p(99)), leg.failures(), leg.fiveXx(),
+                cpu(leg.cpu(), leg.answers())));
+        }
+        line("");
+        for (CapacityBench.Leg leg : legs) {
+            if (!leg.target().equals("sluice")) {
+                continue;
+            }
+            CapacityBench.Leg direct = legs.stream().filter(l -> l.name().equals(leg.name()) && l.target().equals("direct"))
+                .findFirst().orElse(leg);
+            double ratio = leg.perSecond() / direct.perSecond();
+            double added = leg.p(99) - direct.p(99);
+            boolean slow = leg.name().startsWith("1000");
+            line(String.format("- %s: Sluice %.2f × direct (goal ≥ 0.9)%s; Sluice + Redis %.3f ms CPU per answer (goal ≤ 0.35): %s.",
+                leg.name(), ratio, slow ? String.format(", added p99 %.1f ms (goal ≤ 50)", added) : "",
+                leg.cpuMsPerAnswer(CapacityBench.SLUICE, CapacityBench.REDIS),
+                ratio >= 0.9 && (!slow || added <= 50) && leg.cpuMsPerAnswer(CapacityBench.SLUICE, CapacityBench.REDIS) <= 0.35
+                    ? "**met**" : "**not met**"));
+        }
+        line("");
+    }
+
+    void noLlm(List<CapacityBench.Leg> legs) {
+        line("## Answers without the LLM through `/api/v1/chat`");
+        line("");
+        line("16 connections, closed loop. Exact cache hits: one cache-eligible question asked by everyone (instance a);");
+        line("FAQ tier: personal questions, never cached, on instance b whose L0 is capped at F1. An answer counts only");
+        line("if it is what was meant (`cached: true`, `tier: F1`).");
+        line("");
+        line("| leg | answers/s | p50 ms | p99 ms | failures | CPU ms/answer |");
+        line("|---|---:|---:|---:|---:|---|");
+        for (CapacityBench.Leg leg : legs) {
+            line(String.format("| %s | %.0f | %.1f | %.1f | %d | %s |", leg.name(), leg.perSecond(), leg.p(50), leg.p(99),
+                leg.failures(), cpu(leg.cpu(), leg.answers())));
+        }
+        line("");
+        line("Goals on 2 cores: cache hits ≥ 2,000/s, F1 ≥ 1,000/s (this machine is shared: see the load average).");
+        line("");
+    }
+
+    void streams(List<CapacityBench.StreamLeg> legs) {
+        line("## Concurrent SSE streams");
+        line("");
+        line(String.format("%,d streams per target, opened evenly over the ramp; the mock sends its first token after 1 s,", streams));
+        line("then one token every 500 ms, so every stream stays open well past the ramp. *Peak open* = streams that had");
+        line("their first event and not yet their last, at most at once. Heap = highest `jvm_memory_used_bytes{area=heap}`");
+        line("sampled each second. Permits / queue / streams after = `sluice_gateway_permits_used`,");
+        line("`sluice_chat_admission_waiting`, `sluice_chat_streams_active` once the last stream closed.");
+        line("");
+        line("| target | streams | completed | failed | 5xx | peak open | first event p50 / p99 ms | max heap MB | permits after | queue after | streams after | s | CPU ms/stream |");
+        line("|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---|");
+        for (CapacityBench.StreamLeg leg : legs) {
+            line(String.format("| %s | %d | %d | %d | %d | %d | %.0f / %.0f | %s | %s | %s | %s | %.0f | %s |", leg.target(),
+                leg.streams(), leg.completed(), leg.failed(), leg.fiveXx(), leg.peakOpen(),
+                leg.firstEvent().getTotalCount() == 0 ? Double.NaN : leg.firstEvent().getValueAtPercentile(50) / 1e6,
+                leg.firstEvent().getTotalCount() == 0 ? Double.NaN : leg.firstEvent().getValueAtPercentile(99) / 1e6,
+                num(leg.maxHeapMb()), num(leg.permitsAfter()), num(leg.queueAfter()), num(leg.streamsAfter()), leg.seconds(),
+                cpu(leg.cpu(), leg.streams())));
+        }
+        line("");
+    }
+
+    void write(Path file, Instant ended) throws IOException {
+        StringBuilder md = new StringBuilder();
+        md.append("# Capacity report: calls in flight, streams, answers without the LLM\n\n");
+        md.append("Generated by `scripts/bench.sh").append(options.shortMode() ? " --short" : "")
+            .append(" --scenarios capacity` on ").append(started.truncatedTo(ChronoUnit.SECONDS)).append(" (")
+            .append(Duration.between(started, ended).toSeconds()).append(" s). Do not edit by hand: the command rewrites this file.\n\n");
+        if (options.shortMode()) {
+            md.append("> **Short mode**: legs of 5 s; indicative only.\n\n");
+        }
+        md.append("## Machine, settings, method\n\n");
+        md.append("- CPU: ").append(Machine.cpuModel()).append(", ").append(Runtime.getRuntime().availableProcessors())
+            .append(" cores; memory ").append(Machine.memory()).append("; load average at start ").append(loadAtStart)
+            .append(", at end ").append(Machine.loadAverage())
+            .append(" (a shared machine: ratios between targets of one run matter, not absolutes)\n");
+        md.append("- Java: ").append(Machine.java()).append("; Sluice JVM: the harness's `-Xmx640m -XX:+ExitOnOutOfMemoryError`")
+            .append(" plus SLUICE_BENCH_JVM_OPTS; external mode (PostgreSQL 17 + pgvector, Redis)\n");
+        md.append("- Peer: Portkey AI gateway 1.15.2 on Node ").append(nodeVersion())
+            .append(" (`@hono/node-server` pinned to 1.13.5 so it streams), headers `x-portkey-provider: openai`,")
+            .append(" `x-portkey-custom-host: <mock>/v1`\n");
+        md.append("- Mock provider: io.sluice.mock (JDK HttpServer), fixed latency, no caps, no errors\n");
+        md.append(String.format("- Closed-loop legs of %.0f s each after a warm-up of each path; order per point: direct, Portkey, Sluice%n", seconds));
+        md.append("- Settings of the instances (permits, limits and caps out of the way, so this measures capacity, not governance): ");
+        settings.forEach((k, v) -> md.append('`').append(k).append('=').append(v).append("` "));
+        md.append("\n\n");
+        md.append(body);
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, md);
+    }
+
+    private static String nodeVersion() {
+        try {
+            Process p = new ProcessBuilder("node", "--version").redirectErrorStream(true).start();
+            String v = new String(p.getInputStream().readAllBytes()).strip();
+            p.waitFor();
+            return v;
+        } catch (IOException e) {
+            return "unknown";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "unknown";
+        }
+    }
+
+    private static String num(double v) {
+        return Double.isNaN(v) ? "–" : String.format("%.0f", v);
+    }
+
+    private static String cpu(Map<String, Duration> cpu, long answers) {
+        if (answers == 0) {
+            return "–";
+        }
+        StringBuilder text = new StringBuilder();
+        cpu.forEach((name, used) -> {
+            if (used.toNanos() / 1e6 / answers >= 0.005) {
+                text.append(text.isEmpty() ? "" : ", ").append(String.format("%s %.2f", name, used.toNanos() / 1e6 / answers));
+            }
+        });
+        return text.toString();
+    }
+
+    private void line(String text) {
+        body.append(text).append('\n');
+    }
+}

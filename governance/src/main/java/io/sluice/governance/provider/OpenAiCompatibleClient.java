@@ -1,0 +1,336 @@
+package io.sluice.governance.provider;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.sluice.governance.gateway.LlmChoice;
+import io.sluice.governance.gateway.LlmMessage;
+import io.sluice.governance.gateway.LlmParameters;
+
+
+import okhttp3.Callback;
+import okhttp3.ConnectionPool;
+import okhttp3.Dispatcher;
+import okhttp3.HttpUrl;
+import okhttp3.MediaType;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.RequestBody;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
+import okio.BufferedSource;
+
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * One OpenAI-compatible provider over plain HTTP (OkHttp). The request body is built from the call
+ * as it is — every generation parameter, tool and tool message goes through unchanged — and the
+ * answer's choices, tool calls, finish reasons, usage and {@code x-ratelimit-*} / {@code Retry-After}
+ * headers come back as they are. No retries here: the gateway owns them. A deadline cancels the HTTP
+ * exchange itself, so a hung provider costs no thread past it.
+ */
+public final class OpenAiCompatibleClient implements ProviderClient {
+
+    /** Idle connections kept for reuse: well above any lane's permits. */
+    static final int IDLE_CONNECTIONS = 256;
+    /** Calls (streams) the HTTP client runs at once: far above any lane's permits, which are the bound. */
+    static final int MAX_CALLS = 100_000;
+    private static final MediaType JSON_TYPE = MediaType.get("application/json");
+    private static final ObjectMapper JSON = JsonMapper.builder().build();
+
+    private final ProviderEndpoint endpoint;
+    private final OkHttpClient http;
+
+    public OpenAiCompatibleClient(ProviderEndpoint endpoint) {
+        this.endpoint = endpoint;
+        // streams run on the dispatcher, one thread each while the stream lasts: virtual threads, so thousands
+        // of open streams pin no platform thread; the gateway's permits bound them, not this cap
+        Dispatcher dispatcher = new Dispatcher(java.util.concurrent.Executors.newThreadPerTaskExecutor(
+            Thread.ofVirtual().name("sluice-llm-stream-", 0).factory()));
+        dispatcher.setMaxRequests(MAX_CALLS);
+        dispatcher.setMaxRequestsPerHost(MAX_CALLS);
+        this.http = new OkHttpClient.Builder()
+            .dispatcher(dispatcher)
+            .connectionPool(new ConnectionPool(IDLE_CONNECTIONS, 5, TimeUnit.MINUTES))
+            .connectTimeout(Duration.ofSeconds(10))
+            .readTimeout(Duration.ZERO) // the gateway's deadline (call timeout, first-token timer) bounds a call
+            .retryOnConnectionFailure(false)
+            .build();
+    }
+
+    /** An OpenAI-compatible provider at {@code baseUrl} (the one-provider short form). */
+    public static OpenAiCompatibleClient of(String baseUrl, String apiKey) {
+        return new OpenAiCompatibleClient(new ProviderEndpoint("default", ProviderKind.OPENAI_COMPATIBLE, baseUrl, apiKey, null));
+    }
+
+    public ProviderEndpoint endpoint() {
+        return endpoint;
+    }
+
+    @Override
+    public ProviderResult call(ProviderClient.Call call, Duration timeout) {
+        okhttp3.Call http = this.http.newCall(request("chat/completions", call.model(), body(call, false)));
+        http.timeout().timeout(Math.max(1, timeout.toMillis()), TimeUnit.MILLISECONDS);
+        try (Response response = http.execute()) {
+            RateLimitInfo limits = RateLimitInfo.from(response::header);
+            String text = response.body() == null ? "" : response.body().string();
+            if (!response.isSuccessful()) {
+                return failure(response.code(), text, limits);
+            }
+            return answered(JSON.readTree(text), limits);
+        } catch (JacksonException e) {
+            return new ProviderResult.Failed(ProviderResult.Kind.UNPARSABLE, "unparsable answer", RateLimitInfo.NONE);
+        } catch (IOException e) {
+            return ioFailure(http, e, timeout);
+        }
+    }
+
+    @Override
+    public Cancellable stream(ProviderClient.Call call, StreamHandler handler) {
+        okhttp3.Call http = this.http.newCall(request("chat/completions", call.model(), body(call, true)));
+        AtomicBoolean ended = new AtomicBoolean();
+        http.enqueue(new Callback() {
+            @Override
+            public void onFailure(okhttp3.Call c, IOException e) {
+                if (ended.compareAndSet(false, true) && !c.isCanceled()) {
+                    handler.onError(new ProviderResult.Failed(ProviderResult.Kind.IO, String.valueOf(e.getMessage()),
+                        RateLimitInfo.NONE));
+                }
+            }
+
+            @Override
+            public void onResponse(okhttp3.Call c, Response response) {
+                try (response) {
+                    RateLimitInfo limits = RateLimitInfo.from(response::header);
+                    if (!response.isSuccessful()) {
+                        String text = response.body() == null ? "" : response.body().string();
+                        if (ended.compareAndSet(false, true)) {
+                            handler.onError(failure(response.code(), text, limits));
+                        }
+                        return;
+                    }
+                    readEvents(response.body(), handler, ended, limits);
+                } catch (IOException | RuntimeException e) {
+                    if (ended.compareAndSet(false, true) && !c.isCanceled()) {
+                        handler.onError(new ProviderResult.Failed(e instanceof JacksonException
+                            ? ProviderResult.Kind.UNPARSABLE : ProviderResult.Kind.IO, String.valueOf(e.getMessage()),
+                            RateLimitInfo.NONE));
+                    }
+                }
+            }
+        });
+        return http::cancel;
+    }
+
+    @Override
+    public EmbeddingResult embed(String model, List<String> inputs, Duration timeout) {
+        ObjectNode body = JSON.createObjectNode();
+        body.put("model", model);
+        ArrayNode input = body.putArray("input");
+        inputs.forEach(input::add);
+        okhttp3.Call http = this.http.newCall(request("embeddings", model, body));
+        http.timeout().timeout(Math.max(1, timeout.toMillis()), TimeUnit.MILLISECONDS);
+        try (Response response = http.execute()) {
+            RateLimitInfo limits = RateLimitInfo.from(response::header);
+            String text = response.body() == null ? "" : response.body().string();
+            if (!response.isSuccessful()) {
+                return new EmbeddingResult.Failed(failure(response.code(), text, limits));
+            }
+            JsonNode tree = JSON.readTree(text);
+            List<float[]> vectors = new ArrayList<>();
+            for (JsonNode item : tree.path("data")) {
+                JsonNode values = item.path("embedding");
+                float[] vector = new float[values.size()];
+                for (int i = 0; i < vector.length; i++) {
+                    vector[i] = (float) values.get(i).asDouble();
+                }
+                vectors.add(vector);
+            }
+            if (vectors.size() != inputs.size()) {
+                return new EmbeddingResult.Failed(new ProviderResult.Failed(ProviderResult.Kind.UNPARSABLE,
+                    "expected " + inputs.size() + " embeddings, got " + vectors.size(), limits));
+            }
+            return new EmbeddingResult.Embedded(vectors, tree.path("usage").path("prompt_tokens").asInt(0), limits);
+        } catch (JacksonException e) {
+            return new EmbeddingResult.Failed(new ProviderResult.Failed(ProviderResult.Kind.UNPARSABLE,
+                "unparsable embeddings", RateLimitInfo.NONE));
+        } catch (IOException e) {
+            return new EmbeddingResult.Failed(ioFailure(http, e, timeout));
+        }
+    }
+
+    @Override
+    public void close() {
+        http.dispatcher().cancelAll();
+        http.dispatcher().executorService().shutdown();
+        http.connectionPool().evictAll();
+    }
+
+    // ------------------------------------------------------------------ wire format
+
+    private Request request(String path, String model, JsonNode body) {
+        String base = endpoint.baseUrl().endsWith("/") ? endpoint.baseUrl().substring(0, endpoint.baseUrl().length() - 1)
+            : endpoint.baseUrl();
+        Request.Builder builder = new Request.Builder().post(RequestBody.create(JSON.writeValueAsBytes(body), JSON_TYPE));
+        if (endpoint.kind().azure()) {
+            HttpUrl url = HttpUrl.get(base + "/openai/deployments/" + model + "/" + path).newBuilder()
+                .addQueryParameter("api-version", endpoint.apiVersion()).build();
+            builder.url(url);
+            if (endpoint.apiKey() != null && !endpoint.apiKey().isBlank()) {
+                builder.header("api-key", endpoint.apiKey());
+            }
+        } else {
+            builder.url(base + "/" + path);
+            if (endpoint.apiKey() != null && !endpoint.apiKey().isBlank()) {
+                builder.header("Authorization", "Bearer " + endpoint.apiKey());
+            }
+        }
+        return builder.build();
+    }
+
+    static ObjectNode body(ProviderClient.Call call, boolean stream) {
+        ObjectNode body = JSON.createObjectNode();
+        body.put("model", call.model());
+        ArrayNode messages = body.putArray("messages");
+        for (LlmMessage m : call.messages()) {
+            ObjectNode message = messages.addObject();
+            message.put("role", m.role().name().toLowerCase(java.util.Locale.ROOT));
+            if (m.content().isEmpty() && m.toolCalls() != null) {
+                message.putNull("content");
+            } else {
+                message.put("content", m.content());
+            }
+            if (m.toolCalls() != null) {
+                message.set("tool_calls", m.toolCalls());
+            }
+            if (m.toolCallId() != null) {
+                message.put("tool_call_id", m.toolCallId());
+            }
+            if (m.name() != null) {
+                message.put("name", m.name());
+            }
+        }
+        LlmParameters parameters = call.parameters();
+        body.put(parameters.has(LlmParameters.MAX_COMPLETION_TOKENS) ? LlmParameters.MAX_COMPLETION_TOKENS : "max_tokens",
+            call.maxTokens());
+        for (Map.Entry<String, JsonNode> p : parameters.values().entrySet()) {
+            if (!p.getKey().equals(LlmParameters.MAX_COMPLETION_TOKENS)) {
+                body.set(p.getKey(), p.getValue());
+            }
+        }
+        if (stream) {
+            body.put("stream", true);
+            body.putObject("stream_options").put("include_usage", true); // usage settles the token budget
+        }
+        return body;
+    }
+
+    static ProviderResult answered(JsonNode tree, RateLimitInfo limits) {
+        JsonNode choicesNode = tree.path("choices");
+        if (!choicesNode.isArray() || choicesNode.isEmpty()) {
+            return new ProviderResult.Failed(ProviderResult.Kind.UNPARSABLE, "an answer without choices", limits);
+        }
+        List<LlmChoice> choices = new ArrayList<>();
+        for (JsonNode c : choicesNode) {
+            JsonNode message = c.path("message");
+            JsonNode toolCalls = message.path("tool_calls");
+            choices.add(new LlmChoice(c.path("index").asInt(choices.size()), message.path("content").asString(""),
+                toolCalls.isArray() && !toolCalls.isEmpty() ? toolCalls : null,
+                c.path("finish_reason").isString() ? c.path("finish_reason").asString() : null));
+        }
+        JsonNode usage = tree.path("usage");
+        return new ProviderResult.Answered(choices.get(0).text(), usage.path("prompt_tokens").asInt(0),
+            usage.path("completion_tokens").asInt(0), limits, choices);
+    }
+
+    static ProviderResult failure(int status, String body, RateLimitInfo limits) {
+        if (status == 429) {
+            return new ProviderResult.RateLimited(limits.retryAfter(), limits);
+        }
+        if (status >= 500) {
+            return new ProviderResult.Failed(ProviderResult.Kind.SERVER_ERROR, "HTTP " + status, limits);
+        }
+        if (status == 400 || status == 413 || status == 422) {
+            return new ProviderResult.Failed(ProviderResult.Kind.INVALID_REQUEST, "HTTP " + status + ": " + message(body),
+                limits);
+        }
+        return new ProviderResult.Failed(ProviderResult.Kind.CLIENT_ERROR, "HTTP " + status, limits);
+    }
+
+    /** The provider's own error message (OpenAI shape), short; never the request. */
+    private static String message(String body) {
+        try {
+            String message = JSON.readTree(body).path("error").path("message").asString("");
+            return message.length() > 300 ? message.substring(0, 300) + "…" : message;
+        } catch (JacksonException e) {
+            return "the provider refused the request";
+        }
+    }
+
+    private static ProviderResult.Failed ioFailure(okhttp3.Call http, IOException e, Duration timeout) {
+        if (http.isCanceled() || e instanceof InterruptedIOException) {
+            return new ProviderResult.Failed(ProviderResult.Kind.TIMEOUT, "no answer within " + timeout.toMillis() + " ms",
+                RateLimitInfo.NONE);
+        }
+        return new ProviderResult.Failed(ProviderResult.Kind.IO, String.valueOf(e.getMessage()), RateLimitInfo.NONE);
+    }
+
+    /** Reads SSE events until [DONE] or the end of the body; a stream without a finish reason was cut. */
+    private static void readEvents(ResponseBody body, StreamHandler handler, AtomicBoolean ended, RateLimitInfo limits)
+            throws IOException {
+        BufferedSource source = body.source();
+        int prompt = 0;
+        int completion = 0;
+        String finish = null;
+        String line;
+        while ((line = source.readUtf8Line()) != null) {
+            if (!line.startsWith("data:")) {
+                continue; // comments (keep-alive padding), event names, blank separators
+            }
+            String data = line.substring(5).trim();
+            if (data.equals("[DONE]")) {
+                break;
+            }
+            JsonNode chunk = JSON.readTree(data);
+            if (chunk.has("error")) {
+                if (ended.compareAndSet(false, true)) {
+                    handler.onError(new ProviderResult.Failed(ProviderResult.Kind.SERVER_ERROR, "error in the stream", limits));
+                }
+                return;
+            }
+            JsonNode choice = chunk.path("choices").path(0);
+            if (!choice.isMissingNode()) {
+                JsonNode delta = choice.path("delta");
+                String content = delta.path("content").asString("");
+                if (!content.isEmpty()) {
+                    handler.onToken(content);
+                }
+                if (delta.path("tool_calls").isArray()) {
+                    handler.onToolCalls(delta.path("tool_calls"));
+                }
+                if (choice.path("finish_reason").isString()) {
+                    finish = choice.path("finish_reason").asString();
+                }
+            }
+            JsonNode usage = chunk.path("usage");
+            if (usage.isObject()) {
+                prompt = usage.path("prompt_tokens").asInt(prompt);
+                completion = usage.path("completion_tokens").asInt(completion);
+            }
+        }
+        if (ended.compareAndSet(false, true)) {
+            handler.onComplete(prompt, completion, finish);
+        }
+    }
+}

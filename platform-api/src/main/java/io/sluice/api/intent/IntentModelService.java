@@ -1,0 +1,221 @@
+package io.sluice.api.intent;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.sluice.semantics.intent.IntentModel;
+import io.sluice.semantics.intent.IntentModelCodec;
+import io.sluice.semantics.intent.IntentScores;
+import io.sluice.semantics.intent.IntentTaxonomy;
+import io.sluice.semantics.intent.IntentTrainer;
+import io.sluice.semantics.intent.LabelledText;
+import io.sluice.semantics.model.Activation.Action;
+import io.sluice.semantics.model.SemanticModels;
+import io.sluice.semantics.model.StoredModel;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import tools.jackson.databind.ObjectMapper;
+
+/**
+ * Trains, evaluates, stores, activates and rolls back intent models. Training runs on one background
+ * thread (embedding thousands of examples takes seconds), one at a time per instance; its progress is
+ * a {@link Training} the API reports. A trained version is evaluated on its held-out split through the
+ * online decision, and so is what answers now (the active model, or the rules when none); it is
+ * activated only when not worse there, or when forced.
+ */
+public class IntentModelService implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(IntentModelService.class);
+
+    /** A training run as the API shows it. */
+    public record Training(UUID id, String status, String actor, Instant startedAt, Instant finishedAt, Long version,
+            Boolean activated, String decision, String error) {
+    }
+
+    /** What to do with a trained version. */
+    public record Request(boolean activate, boolean force, String note) {
+    }
+
+    private final IntentTaxonomy taxonomy;
+    private final SemanticModels models;
+    private final TrainedIntents trained;
+    private final OnlineIntent online;
+    private final IntentModelProperties properties;
+    private final ObjectMapper json;
+    private final MeterRegistry meters;
+    private final IntentModelCodec codec = new IntentModelCodec();
+    private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "sluice-intent-training");
+        t.setDaemon(true);
+        return t;
+    });
+    private final AtomicBoolean busy = new AtomicBoolean();
+    private final Map<UUID, Training> trainings = new ConcurrentHashMap<>();
+
+    public IntentModelService(IntentTaxonomy taxonomy, SemanticModels models, TrainedIntents trained, OnlineIntent online,
+            IntentModelProperties properties, ObjectMapper json, MeterRegistry meters) {
+        this.taxonomy = taxonomy;
+        this.models = models;
+        this.trained = trained;
+        this.online = online;
+        this.properties = properties;
+        this.json = json;
+        this.meters = meters;
+    }
+
+    /** Starts a training run; empty when one is already running on this instance. */
+    public Optional<Training> start(Request request, String actor) {
+        if (!busy.compareAndSet(false, true)) {
+            return Optional.empty();
+        }
+        UUID id = UUID.randomUUID();
+        Training queued = new Training(id, "running", actor, Instant.now(), null, null, null, null, null);
+        trainings.put(id, queued);
+        worker.execute(() -> {
+            try {
+                trainings.put(id, run(queued, request, actor));
+            } catch (RuntimeException e) {
+                log.warn("intent training {} failed: {}", id, e.toString());
+                meters.counter("sluice.semantics.intent.trainings", "outcome", "failed").increment();
+                trainings.put(id, new Training(id, "failed", actor, queued.startedAt(), Instant.now(), null, null, null,
+                    e instanceof IllegalArgumentException ? e.getMessage() : "training failed"));
+            } finally {
+                busy.set(false);
+            }
+        });
+        return Optional.of(queued);
+    }
+
+    public Optional<Training> training(UUID id) {
+        return Optional.ofNullable(trainings.get(id));
+    }
+
+    /** Trains now, on the calling thread (the batch job and the benchmark use it). */
+    public Training run(Training started, Request request, String actor) {
+        long t0 = System.nanoTime();
+        IntentTrainer.Trained result = new IntentTrainer(texts -> trained.features().ofAll(texts))
+            .train(taxonomy.all(), trained.features().embedderId(),
+                new IntentTrainer.Settings(properties.heldOutFraction(), properties.minConfidence(), properties.sFloor()));
+        IntentModel candidate = result.model();
+        IntentScores.Summary mine = evaluate(candidate, candidate.heldOut());
+        IntentModel active = trained.model();
+        IntentScores.Summary theirs = evaluate(active, candidate.heldOut());
+        boolean notWorse = mine.notWorseThan(theirs, properties.notWorseTolerance());
+        Map<String, Object> evaluation = evaluation(mine, theirs, active == null ? 0 : trained.version(), result);
+        StoredModel stored = models.save(TrainedIntents.KIND, codec.encode(candidate), json.writeValueAsString(evaluation),
+            request.note(), actor);
+        String decision = notWorse ? "not worse than the model answering now on the held-out split"
+            : "worse than the model answering now on the held-out split";
+        boolean activate = request.activate() && (notWorse || request.force());
+        if (activate) {
+            models.activate(TrainedIntents.KIND, stored.version(), notWorse ? Action.ACTIVATE : Action.FORCE, actor,
+                decision);
+        }
+        Timer.builder("sluice.semantics.intent.training").register(meters).record(java.time.Duration.ofNanos(System.nanoTime() - t0));
+        meters.counter("sluice.semantics.intent.trainings", "outcome", activate ? "activated" : "stored").increment();
+        log.info("intent model v{} trained on {} examples in {} ms (C={}): priority accuracy {} (now {}), S->B {} (now {}); {}",
+            stored.version(), result.trainingExamples(), result.trainingMillis(), result.c(), mine.priorityAccuracy(),
+            theirs.priorityAccuracy(), mine.sToB(), theirs.sToB(), activate ? "activated" : "not activated");
+        return new Training(started.id(), "done", actor, started.startedAt(), Instant.now(), stored.version(), activate,
+            decision, null);
+    }
+
+    /**
+     * Activates a stored version when it is not worse than the model answering now on the version's own
+     * held-out split (or when forced).
+     *
+     * @throws IllegalArgumentException no such version
+     * @throws IllegalStateException    worse and not forced (the message says by how much)
+     */
+    public StoredModel activate(long version, boolean force, String actor) {
+        byte[] payload = models.payload(TrainedIntents.KIND, version).orElseThrow(() ->
+            new IllegalArgumentException("no stored intent model v" + version));
+        IntentModel candidate = codec.decode(payload);
+        if (!trained.fits(candidate)) {
+            throw new IllegalStateException("intent model v" + version + " was trained on another embedding model");
+        }
+        IntentScores.Summary mine = evaluate(candidate, candidate.heldOut());
+        IntentScores.Summary theirs = evaluate(trained.model(), candidate.heldOut());
+        boolean notWorse = mine.notWorseThan(theirs, properties.notWorseTolerance());
+        if (!notWorse && !force) {
+            throw new IllegalStateException(String.format(java.util.Locale.ROOT,
+                "v%d is worse than the model answering now on its held-out split (priority accuracy %.3f vs %.3f, "
+                    + "S->B %.3f vs %.3f); activate with force=true to override", version, mine.priorityAccuracy(),
+                theirs.priorityAccuracy(), mine.sToB(), theirs.sToB()));
+        }
+        models.activate(TrainedIntents.KIND, version, notWorse ? Action.ACTIVATE : Action.FORCE, actor,
+            notWorse ? "not worse on the held-out split" : "forced");
+        return models.find(TrainedIntents.KIND, version).orElseThrow();
+    }
+
+    public Optional<StoredModel> rollback(String actor, String reason) {
+        return models.rollback(TrainedIntents.KIND, actor, reason);
+    }
+
+    public List<StoredModel> versions(int limit) {
+        return models.versions(TrainedIntents.KIND, limit);
+    }
+
+    public Optional<StoredModel> find(long version) {
+        return models.find(TrainedIntents.KIND, version);
+    }
+
+    /** The decisions of the online path with {@code model} (null = no model) on labelled texts. */
+    IntentScores.Summary evaluate(IntentModel model, List<LabelledText> items) {
+        Map<String, String> classes = new LinkedHashMap<>();
+        taxonomy.all().forEach(i -> classes.put(i.key(), i.priority()));
+        if (model != null) {
+            for (int c = 0; c < model.keys().size(); c++) {
+                classes.putIfAbsent(model.keys().get(c), model.priorities().get(c));
+            }
+        }
+        List<IntentScores.Judged> judged = new ArrayList<>();
+        for (LabelledText item : items) {
+            String expected = classes.get(item.intent());
+            if (expected == null) {
+                continue;   // an intent deleted since: not comparable
+            }
+            IntentResult result = online.classify(item.text(), IntentPath.CHAT, model);
+            judged.add(new IntentScores.Judged(item.intent(), expected, result.code(), result.priority().name()));
+        }
+        return IntentScores.of(judged);
+    }
+
+    private static Map<String, Object> evaluation(IntentScores.Summary mine, IntentScores.Summary theirs, long activeVersion,
+            IntentTrainer.Trained result) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("heldOut", mine.items());
+        out.put("trainingExamples", result.trainingExamples());
+        out.put("trainingMillis", result.trainingMillis());
+        out.put("embeddingMillis", result.embeddingMillis());
+        out.put("sFloor", result.model().sFloor());
+        out.put("c", result.c());
+        out.put("temperature", result.model().temperature());
+        out.put("metrics", mine.metrics());
+        out.putAll(IntentScores.details(mine));
+        Map<String, Object> baseline = new LinkedHashMap<>();
+        baseline.put("version", activeVersion);
+        baseline.put("metrics", theirs.metrics());
+        baseline.put("confusion", IntentScores.details(theirs).get("confusion"));
+        out.put("answeringNow", baseline);
+        return out;
+    }
+
+    @Override
+    public void close() {
+        worker.shutdownNow();
+    }
+}

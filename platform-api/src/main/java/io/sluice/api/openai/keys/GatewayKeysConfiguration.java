@@ -1,0 +1,23 @@
+package io.sluice.api.openai.keys;
+
+import java.time.Clock;
+
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(KeyBudgetProperties.class)
+public class GatewayKeysConfiguration {
+
+    @Bean
+    KeyBudgets keyBudgets(JdbcClient jdbc, KeyBudgetProperties properties) {
+        return new KeyBudgets(jdbc, properties, Clock.systemUTC());
+    }
+
+    @Bean
+    RequestLog gatewayRequestLog(JdbcClient jdbc, KeyBudgetProperties properties) {
+        return new RequestLog(jdbc, properties);
+    }
+}

@@ -1,0 +1,197 @@
+package io.sluice.api.openai.keys;
+
+import java.math.BigDecimal;
+import java.sql.Array;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+/**
+ * Per-key model scopes and token/cost budgets per UTC day and month, and the spend they are measured
+ * against (PostgreSQL: gateway_key_policy, gateway_spend). Policies and today's/this month's spend are
+ * cached for {@code policy-cache-ttl}, so a check costs no query on most calls; the spend itself is added
+ * on every answer, per key, user, model and provider.
+ */
+public class KeyBudgets {
+
+    /** What a check decided. */
+    public sealed interface Decision {
+        record Allowed(KeyPolicy policy) implements Decision {
+        }
+
+        record ModelNotAllowed() implements Decision {
+        }
+
+        /** Over a budget: {@code retryAfter} is the time to the next UTC day or month. */
+        record OverBudget(String which, Duration retryAfter) implements Decision {
+        }
+    }
+
+    /** Tokens and cost spent. */
+    public record Spend(long requests, long promptTokens, long completionTokens, BigDecimal cost) {
+        public long tokens() {
+            return promptTokens + completionTokens;
+        }
+    }
+
+    /** One row of spend, per user and model. */
+    public record SpendRow(LocalDate day, String userId, String model, String provider, long requests, long promptTokens,
+            long completionTokens, BigDecimal cost) {
+    }
+
+    private record Cached<T>(T value, long atNanos) {
+    }
+
+    private final JdbcClient jdbc;
+    private final KeyBudgetProperties properties;
+    private final Clock clock;
+    private final Map<Long, Cached<KeyPolicy>> policies = new ConcurrentHashMap<>();
+    private final Map<Long, Cached<Spend[]>> spends = new ConcurrentHashMap<>();
+
+    public KeyBudgets(JdbcClient jdbc, KeyBudgetProperties properties, Clock clock) {
+        this.jdbc = jdbc;
+        this.properties = properties;
+        this.clock = clock;
+    }
+
+    public KeyBudgetProperties properties() {
+        return properties;
+    }
+
+    public KeyPolicy policy(long clientId) {
+        Cached<KeyPolicy> cached = policies.get(clientId);
+        if (cached != null && fresh(cached.atNanos())) {
+            return cached.value();
+        }
+        KeyPolicy policy = jdbc.sql("""
+                SELECT allowed_models, daily_tokens, monthly_tokens, daily_cost, monthly_cost, allow_degraded
+                FROM gateway_key_policy WHERE client_id = ?""")
+            .param(clientId)
+            .query((rs, n) -> {
+                Array models = rs.getArray(1);
+                return new KeyPolicy(models == null ? List.of() : Arrays.asList((String[]) models.getArray()),
+                    (Long) rs.getObject(2), (Long) rs.getObject(3), rs.getBigDecimal(4), rs.getBigDecimal(5), rs.getBoolean(6));
+            })
+            .optional().orElse(KeyPolicy.OPEN);
+        policies.put(clientId, new Cached<>(policy, System.nanoTime()));
+        return policy;
+    }
+
+    /** Replaces a key's policy (validated by {@link KeyPolicy}); the previous one is returned for the audit. */
+    public KeyPolicy setPolicy(long clientId, KeyPolicy policy) {
+        KeyPolicy before = policy(clientId);
+        jdbc.sql("""
+                INSERT INTO gateway_key_policy (client_id, allowed_models, daily_tokens, monthly_tokens, daily_cost,
+                                                monthly_cost, allow_degraded, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, now())
+                ON CONFLICT (client_id) DO UPDATE SET allowed_models = EXCLUDED.allowed_models,
+                    daily_tokens = EXCLUDED.daily_tokens, monthly_tokens = EXCLUDED.monthly_tokens,
+                    daily_cost = EXCLUDED.daily_cost, monthly_cost = EXCLUDED.monthly_cost,
+                    allow_degraded = EXCLUDED.allow_degraded, updated_at = now()""")
+            .params(clientId, policy.allowedModels().toArray(String[]::new), policy.dailyTokens(), policy.monthlyTokens(),
+                policy.dailyCost(), policy.monthlyCost(), policy.allowDegraded())
+            .update();
+        policies.remove(clientId);
+        return before;
+    }
+
+    /** Whether the key may call this model now (model scope, then day and month budgets). */
+    public Decision check(long clientId, String requested, String route) {
+        KeyPolicy policy = policy(clientId);
+        if (!policy.allows(requested, route)) {
+            return new Decision.ModelNotAllowed();
+        }
+        if (policy.dailyTokens() == null && policy.monthlyTokens() == null && policy.dailyCost() == null
+                && policy.monthlyCost() == null) {
+            return new Decision.Allowed(policy);
+        }
+        Spend[] spent = spent(clientId);
+        ZonedDateTime now = ZonedDateTime.now(clock.withZone(ZoneOffset.UTC));
+        Duration toTomorrow = Duration.between(now, now.toLocalDate().plusDays(1).atStartOfDay(ZoneOffset.UTC));
+        Duration toNextMonth = Duration.between(now, now.toLocalDate().withDayOfMonth(1).plusMonths(1)
+            .atStartOfDay(ZoneOffset.UTC));
+        if (policy.dailyTokens() != null && spent[0].tokens() >= policy.dailyTokens()) {
+            return new Decision.OverBudget("daily token budget", toTomorrow);
+        }
+        if (policy.dailyCost() != null && spent[0].cost().compareTo(policy.dailyCost()) >= 0) {
+            return new Decision.OverBudget("daily cost budget", toTomorrow);
+        }
+        if (policy.monthlyTokens() != null && spent[1].tokens() >= policy.monthlyTokens()) {
+            return new Decision.OverBudget("monthly token budget", toNextMonth);
+        }
+        if (policy.monthlyCost() != null && spent[1].cost().compareTo(policy.monthlyCost()) >= 0) {
+            return new Decision.OverBudget("monthly cost budget", toNextMonth);
+        }
+        return new Decision.Allowed(policy);
+    }
+
+    /** Adds one answer's tokens and cost to the key's spend (and to the cached totals at once). */
+    public void record(long clientId, String userId, String model, String provider, int promptTokens, int completionTokens) {
+        BigDecimal cost = properties.cost(model, promptTokens, completionTokens);
+        jdbc.sql("""
+                INSERT INTO gateway_spend (client_id, user_id, day, model, provider, requests, prompt_tokens,
+                                           completion_tokens, cost)
+                VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?)
+                ON CONFLICT (client_id, day, user_id, model, provider) DO UPDATE SET
+                    requests = gateway_spend.requests + 1,
+                    prompt_tokens = gateway_spend.prompt_tokens + EXCLUDED.prompt_tokens,
+                    completion_tokens = gateway_spend.completion_tokens + EXCLUDED.completion_tokens,
+                    cost = gateway_spend.cost + EXCLUDED.cost""")
+            .params(clientId, userId, today(), model == null ? "unknown" : model, provider == null ? "default" : provider,
+                promptTokens, completionTokens, cost)
+            .update();
+        spends.remove(clientId);
+    }
+
+    /** Today's and this month's spend of a key: [day, month]. */
+    public Spend[] spent(long clientId) {
+        Cached<Spend[]> cached = spends.get(clientId);
+        if (cached != null && fresh(cached.atNanos())) {
+            return cached.value();
+        }
+        LocalDate today = today();
+        Spend day = sum(clientId, today, today);
+        Spend month = sum(clientId, today.withDayOfMonth(1), today);
+        Spend[] both = {day, month};
+        spends.put(clientId, new Cached<>(both, System.nanoTime()));
+        return both;
+    }
+
+    /** Spend rows of a key between two days (inclusive), newest first, per user, model and provider. */
+    public List<SpendRow> rows(long clientId, LocalDate from, LocalDate to) {
+        return jdbc.sql("""
+                SELECT day, user_id, model, provider, requests, prompt_tokens, completion_tokens, cost
+                FROM gateway_spend WHERE client_id = ? AND day BETWEEN ? AND ?
+                ORDER BY day DESC, user_id, model, provider LIMIT 1000""")
+            .params(clientId, from, to)
+            .query((rs, n) -> new SpendRow(rs.getObject(1, LocalDate.class), rs.getString(2), rs.getString(3),
+                rs.getString(4), rs.getLong(5), rs.getLong(6), rs.getLong(7), rs.getBigDecimal(8)))
+            .list();
+    }
+
+    private Spend sum(long clientId, LocalDate from, LocalDate to) {
+        return jdbc.sql("""
+                SELECT coalesce(sum(requests), 0), coalesce(sum(prompt_tokens), 0), coalesce(sum(completion_tokens), 0),
+                       coalesce(sum(cost), 0)
+                FROM gateway_spend WHERE client_id = ? AND day BETWEEN ? AND ?""")
+            .params(clientId, from, to)
+            .query((rs, n) -> new Spend(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getBigDecimal(4)))
+            .single();
+    }
+
+    private LocalDate today() {
+        return LocalDate.now(clock.withZone(ZoneOffset.UTC));
+    }
+
+    private boolean fresh(long atNanos) {
+        return System.nanoTime() - atNanos < properties.policyCacheTtl().toNanos();
+    }
+}
