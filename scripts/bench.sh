@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The load, chaos and benchmark harness (docs/benchmarks.md): starts the mock provider and two
+# The load, chaos and benchmark harness (docs/benchmarks.md): starts the mock provider and three
 # Sluice instances in external mode (PostgreSQL 17 + pgvector and Redis), runs the scenarios, checks
 # the invariants and writes the report with charts. Exit 1 if an invariant broke.
 #
@@ -10,7 +10,9 @@
 #
 # Scenarios: steady surge provider-slow provider-hang 429-storm 5xx-burst redis-restart
 # postgres-restart batch-online instance-kill frontdoor capacity (frontdoor and capacity are speed legs:
-# full mode or by name, never in --short's default; capacity writes docs/benchmarks-capacity.md).
+# full mode or by name, never in --short's default; capacity writes docs/benchmarks-capacity.md), and the
+# fleet's rolling-restart and redis-failover (full mode or named; redis-failover needs SLUICE_BENCH_REDIS=sentinel).
+# Three instances by default (SLUICE_BENCH_INSTANCES=2..4).
 #
 # Servers: the redis-restart and postgres-restart scenarios restart them, so the harness runs its own
 # where it can: with the debootstrap chroot of scripts/services-up.sh, a PostgreSQL cluster of its own
@@ -82,6 +84,15 @@ else
     [ -n "$up" ] || { tail -5 "$CACHE_DIR/run/redis-$rport.log" >&2; echo "[bench] redis-server did not answer on 127.0.0.1:$rport" >&2; exit 2; }
     export SLUICE_REDIS_URL="redis://127.0.0.1:$rport"
   fi
+fi
+
+# SLUICE_BENCH_REDIS=sentinel: the instances use a Sentinel set-up (1 master, 1 replica, 3 sentinels) of
+# scripts/redis-topology.sh instead, for the redis-failover scenario; stopped at the end
+if [ "${SLUICE_BENCH_REDIS:-single}" = sentinel ]; then
+  topo_dir="$(mktemp -d /tmp/sluice-bench-sentinel.XXXXXX)"
+  eval "$(bash scripts/redis-topology.sh up sentinel "$topo_dir")"
+  export SLUICE_REDIS_TOPOLOGY_DIR="$topo_dir"
+  trap 'stop_own; bash scripts/redis-topology.sh down "$topo_dir"' EXIT
 fi
 
 # build the app jar and the harness when missing or older than the sources (classpath.txt is written by each package)

@@ -41,6 +41,38 @@ public class DatabaseConfiguration {
         return pool(url, username, password);
     }
 
+    /**
+     * Read-only queries (vector retrieval) go to a streaming read replica when {@code sluice.db.read-url}
+     * (env SLUICE_DB_READ_URL) is set, falling back to the primary while the replica is down.
+     */
+    @Bean(destroyMethod = "close")
+    io.sluice.knowledge.replica.ReadDatabase readDatabase(javax.sql.DataSource primary, RuntimeProperties properties,
+            Environment env, org.springframework.beans.factory.ObjectProvider<io.micrometer.core.instrument.MeterRegistry> meters) {
+        String url = env.getProperty("sluice.db.read-url");
+        // a replica belongs to an external primary; the embedded database has none
+        if (url == null || url.isBlank() || ServiceUrls.database(env) == null) {
+            return io.sluice.knowledge.replica.ReadDatabase.primaryOnly(primary);
+        }
+        String username = firstNonBlank(properties.db().username(), env.getProperty("spring.datasource.username"));
+        String password = firstNonBlank(properties.db().password(), env.getProperty("spring.datasource.password"));
+        HikariDataSource replica = pool(url.trim(), username, password);
+        replica.setPoolName("sluice-db-read");
+        // a dead replica must neither stop start-up nor hold a query long: the primary answers instead
+        replica.setInitializationFailTimeout(-1);
+        replica.setConnectionTimeout(1_000);
+        log.info("database: read replica at {} for retrieval", redactedJdbcUrl(url));
+        io.sluice.knowledge.replica.ReadDatabase reads = new io.sluice.knowledge.replica.ReadDatabase(replica, primary,
+            java.time.Duration.ofSeconds(10));
+        io.micrometer.core.instrument.MeterRegistry registry = meters.getIfAvailable();
+        if (registry != null) {
+            io.micrometer.core.instrument.FunctionCounter.builder("sluice.db.read.connections", reads,
+                io.sluice.knowledge.replica.ReadDatabase::connectionsFromReplica).tag("source", "replica").register(registry);
+            io.micrometer.core.instrument.FunctionCounter.builder("sluice.db.read.connections", reads,
+                io.sluice.knowledge.replica.ReadDatabase::connectionsFromPrimary).tag("source", "primary").register(registry);
+        }
+        return reads;
+    }
+
     private static HikariDataSource pool(String url, String username, String password) {
         HikariDataSource pool = new HikariDataSource();
         pool.setJdbcUrl(url);

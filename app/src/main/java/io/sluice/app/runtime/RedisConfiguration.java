@@ -6,7 +6,8 @@ import java.net.ServerSocket;
 
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
-import org.redisson.config.Config;
+
+import io.sluice.governance.cluster.RedisTopology;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.annotation.Bean;
@@ -19,7 +20,10 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
 
 import redis.embedded.RedisServer;
 
-/** The one Redisson client: external Redis when a URL is configured, an embedded redis-server otherwise. */
+/**
+ * The one Redisson client: external Redis (single node, Sentinel or Cluster, see {@link RedisTopology}) when
+ * configured, an embedded redis-server otherwise.
+ */
 @Configuration(proxyBeanMethods = false)
 public class RedisConfiguration {
 
@@ -57,19 +61,18 @@ public class RedisConfiguration {
     @Bean(destroyMethod = "shutdown")
     @Conditional(ExternalRedisCondition.class)
     RedissonClient externalRedisson(Environment env) {
-        String url = ServiceUrls.redis(env);
-        log.info("redis: external at {}", url.replaceAll("//[^@/]*@", "//***@"));
-        return redisson(url);
+        RedisTopology topology = RedisTopology.resolve(env::getProperty);
+        log.info("redis: external, {}", topology.describe());
+        return Redisson.create(topology.toConfig(2_000, 2_000, 1));
     }
 
     static RedissonClient redisson(String url) {
-        Config config = new Config();
-        config.useSingleServer()
-            .setAddress(url)
-            .setConnectTimeout(2_000)
-            .setTimeout(2_000)
-            .setRetryAttempts(1);
-        return Redisson.create(config);
+        return Redisson.create(RedisTopology.single(url).toConfig(2_000, 2_000, 1));
+    }
+
+    /** The configured topology (validated: a contradiction fails start-up here), null = embedded. */
+    static RedisTopology topology(Environment env) {
+        return RedisTopology.resolve(env::getProperty);
     }
 
     private static int freePort() {
@@ -83,14 +86,14 @@ public class RedisConfiguration {
     static class ExternalRedisCondition implements Condition {
         @Override
         public boolean matches(ConditionContext context, AnnotatedTypeMetadata metadata) {
-            return ServiceUrls.redis(context.getEnvironment()) != null;
+            return topology(context.getEnvironment()) != null;
         }
     }
 
     static class EmbeddedRedisCondition implements Condition {
         @Override
         public boolean matches(ConditionContext context, AnnotatedTypeMetadata metadata) {
-            return ServiceUrls.redis(context.getEnvironment()) == null;
+            return topology(context.getEnvironment()) == null;
         }
     }
 }

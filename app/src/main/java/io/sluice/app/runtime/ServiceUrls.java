@@ -13,10 +13,6 @@ final class ServiceUrls {
         return first(env, "sluice.db.url", "spring.datasource.url");
     }
 
-    static String redis(Environment env) {
-        return first(env, "sluice.redis.url", "spring.data.redis.url");
-    }
-
     private static String first(Environment env, String... keys) {
         for (String key : keys) {
             String value = env.getProperty(key);

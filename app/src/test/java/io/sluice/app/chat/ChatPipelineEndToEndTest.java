@@ -194,6 +194,24 @@ class ChatPipelineEndToEndTest {
         assertThat(response.statusCode()).isEqualTo(200);
     }
 
+    /**
+     * The groups deploy/kubernetes probes: liveness = the JVM answers, readiness = it takes traffic; neither
+     * includes the database or Redis, whose outages Sluice degrades through (F1 answers, per-instance shares)
+     * rather than restarting or unrouting every pod at once.
+     */
+    @Test
+    void theKubernetesProbesHaveTheirHealthGroups() throws Exception {
+        for (String group : List.of("liveness", "readiness")) {
+            HttpResponse<String> response = new Http(managementPort).get("/actuator/health/" + group);
+            assertThat(response.statusCode()).as(group).isEqualTo(200);
+            JsonNode body = new ObjectMapper().readTree(response.body());
+            assertThat(body.path("status").asText()).as(group).isEqualTo("UP");
+            assertThat(body.path("components").has("db")).as(group + " leaves the database out").isFalse();
+            assertThat(body.path("components").has("redis")).as(group + " leaves Redis out").isFalse();
+        }
+        assertThat(new Http(port).get("/actuator/health/readiness").statusCode()).isNotEqualTo(200);
+    }
+
     @Test
     void healthAnswersOnTheManagementPortOnlyAndKeysAreStoredOnlyAsHashes() {
         assertThat(new Http(managementPort).get("/actuator/health").statusCode()).isEqualTo(200);

@@ -19,11 +19,14 @@ public final class TestServices {
     public static void isolated(DynamicPropertyRegistry registry, String run) {
         registry.add("sluice.db.url", TestServices::databaseUrl);
         registry.add("sluice.redis.url", TestServices::redisUrl);
+        // tests read what they just wrote: retrieval on the primary here (the replica has ReadReplicaTest)
+        registry.add("sluice.db.read-url", () -> "");
         registry.add("sluice.data-dir", () -> System.getProperty("java.io.tmpdir") + "/sluice-test-" + run);
         registry.add("sluice.gateway.key-prefix", () -> "test:" + run + ":gw:");
         registry.add("sluice.permits.key-prefix", () -> "test:" + run + ":permits:");
         registry.add("sluice.degradation.key-prefix", () -> "test:" + run + ":degradation:");
         registry.add("sluice.ingress.rate.user.key-prefix", () -> "test:" + run + ":bucket:");
+        registry.add("sluice.ingress.rate.global.key-prefix", () -> "test:" + run + ":ingress:");
         registry.add("sluice.chat.session.key-prefix", () -> "test:" + run + ":session:");
         registry.add("sluice.chat.cache.key-prefix", () -> "test:" + run + ":cache:");
         registry.add("sluice.chat.admission.cluster.key-prefix", () -> "test:" + run + ":admission:");

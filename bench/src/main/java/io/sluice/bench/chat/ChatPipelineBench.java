@@ -139,7 +139,7 @@ public final class ChatPipelineBench {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         RateLimitProperties.User user = new RateLimitProperties.User(1e9, 1e9, 3, 0.5, prefix + "bucket:",
             Duration.ofSeconds(5));
-        RateLimitProperties.Global global = new RateLimitProperties.Global(1e9, 1e9, Duration.ofSeconds(1), 6000, 0.25,
+        RateLimitProperties.Global global = RateLimitProperties.Global.perInstance(1e9, 1e9, Duration.ofSeconds(1), 6000, 0.25,
             2, 0.7, 0.02, 20);
         LoadMonitor load = new LoadMonitor(2048, Duration.ofSeconds(30));
         SessionStore sessions = new SessionStore(redisson, null, JsonMapper.builder().build(),

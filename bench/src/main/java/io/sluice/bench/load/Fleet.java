@@ -15,7 +15,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The processes under test: the mock provider and two platform instances in external mode, each its
+ * The processes under test: the mock provider and the platform instances (three by default) in external mode, each its
  * own JVM on loopback. Every start waits a bounded time; {@link #close()} (also run by a shutdown hook)
  * stops every child it started, forcibly if it does not stop within 20 s.
  */
@@ -46,15 +46,21 @@ final class Fleet implements AutoCloseable {
         return "http://127.0.0.1:" + mockPort();
     }
 
+    /** The instances: a, b, c by default (a fleet of three); SLUICE_BENCH_INSTANCES = 2 to 4. */
     static List<String> instanceNames() {
-        return List.of("a", "b");
+        String configured = System.getenv("SLUICE_BENCH_INSTANCES");
+        int n = configured == null || configured.isBlank() ? 3 : Integer.parseInt(configured.trim());
+        if (n < 2 || n > 4) {
+            throw new IllegalArgumentException("SLUICE_BENCH_INSTANCES must be 2 to 4, was " + n);
+        }
+        return List.of("a", "b", "c", "d").subList(0, n);
     }
 
     int port(String instance) {
         return options.basePort() + 1 + instanceNames().indexOf(instance);
     }
 
-    /** The instance's management port (health, Prometheus): loopback, base+5 and base+6. */
+    /** The instance's management port (health, Prometheus): loopback, base+5 onwards. */
     int managementPort(String instance) {
         return options.basePort() + 5 + instanceNames().indexOf(instance);
     }
@@ -173,6 +179,53 @@ final class Fleet implements AutoCloseable {
             TimeUnit.SECONDS.sleep(1); // polling a child's log, bounded by the deadline
         }
         throw new IllegalStateException("instance " + name + ": knowledge bootstrap did not finish within " + START_TIMEOUT);
+    }
+
+    /**
+     * Graceful stop (SIGTERM, as Kubernetes sends): readiness goes down first, in-flight answers and streams get
+     * the graceful-shutdown phase to finish, permits are released. Returns how long the instance took to exit.
+     */
+    Duration stop(String name) throws InterruptedException {
+        Process p = instances.get(name);
+        long started = System.nanoTime();
+        if (p != null && p.isAlive()) {
+            p.destroy();
+            if (!p.waitFor(60, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                p.waitFor(10, TimeUnit.SECONDS);
+                throw new IllegalStateException("instance " + name + " did not stop within 60 s of SIGTERM");
+            }
+        }
+        return Duration.ofNanos(System.nanoTime() - started);
+    }
+
+    /**
+     * Drops a stopped instance's local state (Lucene index, snapshots), as a new pod starts with an empty
+     * volume: its next start rebuilds the index from the database.
+     */
+    void wipeData(String name) throws IOException {
+        Path data = options.workDir().resolve("instance-" + name);
+        if (Files.exists(data)) {
+            try (var paths = Files.walk(data)) {
+                for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
+                }
+            }
+        }
+    }
+
+    /** Whether the instance's readiness group answers UP (false while starting or shutting down). */
+    boolean ready(String name) {
+        try {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(managementUrl(name) + "/actuator/health/readiness"))
+                .timeout(Duration.ofSeconds(2)).GET().build(), HttpResponse.BodyHandlers.ofString());
+            return r.statusCode() == 200;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     /** kill -9: the instance gets no chance to release anything. */

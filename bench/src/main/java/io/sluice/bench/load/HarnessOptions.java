@@ -16,7 +16,7 @@ import java.util.List;
  * @param dbUrl       JDBC URL of PostgreSQL 17 + pgvector both instances share
  * @param redisUrl    Redis URL both instances share
  * @param chaosScript script that restarts Redis / PostgreSQL ({@code scripts/bench-chaos.sh})
- * @param basePort    mock on basePort, instances on basePort+1 and basePort+2
+ * @param basePort    mock on basePort, instances on basePort+1.. (up to 4), their management ports on basePort+5..
  */
 record HarnessOptions(boolean shortMode, boolean smoke, List<String> scenarios, Path jar, Path outDir, Path workDir,
         String dbUrl, String redisUrl, Path chaosScript, int basePort) {

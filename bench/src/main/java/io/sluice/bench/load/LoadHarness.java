@@ -27,7 +27,7 @@ public final class LoadHarness {
         System.setProperty("java.awt.headless", "true");
         HarnessOptions options = HarnessOptions.parse(args);
         List<String> names = options.scenarios().isEmpty()
-            ? (options.shortMode() ? Scenarios.SHORT_DEFAULT : Scenarios.NAMES) : options.scenarios();
+            ? (options.shortMode() ? Scenarios.SHORT_DEFAULT : Scenarios.fullDefault()) : options.scenarios();
         Scenarios sizing = new Scenarios(options.shortMode(), options.shortMode() ? 1600 : 1000, INTERACTIVE_PERMITS);
         Map<String, String> overrides = new LinkedHashMap<>();
         overrides.put("sluice.degradation.up-after", sizing.levelStepSeconds() + "s");
@@ -56,13 +56,15 @@ public final class LoadHarness {
         List<String> chaosScenarios = names.stream().filter(n -> !Scenarios.SPEED.contains(n)).toList();
         if (!chaosScenarios.isEmpty()) {
             try (Fleet fleet = new Fleet(options, overrides)) {
-                log("starting the mock provider and instances a, b (external mode) …");
+                log("starting the mock provider and instances " + Fleet.instanceNames() + " (external mode) …");
                 fleet.startMock();
-                fleet.startInstance("a"); // first: creates the schema, the demo client and loads the sample knowledge
-                fleet.startInstance("b");
+                // a first: creates the schema, the demo client and loads the sample knowledge; then the rest of the fleet
+                for (String name : Fleet.instanceNames()) {
+                    fleet.startInstance(name);
+                }
                 MockControl mock = new MockControl(fleet.mockUrl());
                 ScenarioRunner runner = new ScenarioRunner(fleet, mock, sizing, ALL_PERMITS, options.chaosScript(), lease);
-                log("warming up both instances …");
+                log("warming up the instances …");
                 runner.warmUp(options.shortMode() ? 8 : 48);
                 for (String name : chaosScenarios) {
                     ScenarioPlan plan = sizing.plan(name);

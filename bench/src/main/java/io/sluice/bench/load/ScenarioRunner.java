@@ -74,6 +74,35 @@ final class ScenarioRunner {
             }
         }
 
+        /**
+         * Rolling restart, one instance at a time as a Deployment does it: out of the rotation (the load balancer
+         * follows readiness), SIGTERM, wait for the exit, start again, back into the rotation when healthy.
+         */
+        void rollingRestart() throws IOException, InterruptedException {
+            for (String name : Fleet.instanceNames()) {
+                generator.markDown(fleet.url(name));
+                Duration stopped = fleet.stop(name);
+                log(String.format("rolling restart: %s stopped gracefully in %.1f s", name, stopped.toMillis() / 1000.0));
+                fleet.wipeData(name); // a new pod: empty volume, index rebuilt from the database
+                fleet.startInstance(name);
+                generator.markUp(fleet.url(name));
+                log("rolling restart: " + name + " ready again");
+            }
+        }
+
+        /** Kills the Sentinel set-up's master (kill -9); Redisson follows the sentinels to the promoted replica. */
+        void redisFailover() throws IOException, InterruptedException {
+            String dir = System.getenv("SLUICE_REDIS_TOPOLOGY_DIR");
+            if (dir == null || dir.isBlank() || System.getenv("SLUICE_REDIS_SENTINEL_MASTER") == null) {
+                throw new IllegalStateException("redis-failover needs the Sentinel set-up: SLUICE_BENCH_REDIS=sentinel scripts/bench.sh");
+            }
+            Process p = new ProcessBuilder("bash", Path.of("scripts", "redis-topology.sh").toString(), "kill-master", dir)
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
+                throw new IllegalStateException("kill-master failed");
+            }
+        }
+
         void startDrain() throws IOException, InterruptedException {
             String base = fleet.url(fleet.liveInstances().get(0));
             HttpResponse<String> r = platform.post(base + "/api/v1/jobs/work-queue-drain/executions", "{}");
@@ -120,7 +149,8 @@ final class ScenarioRunner {
             eventThread.setDaemon(true);
             eventThread.start();
             generator.run(plan.rate(), plan.seconds(), (long) (plan.seconds() * sizing.surgePeak * 1.5) + 100);
-            eventThread.join(TimeUnit.SECONDS.toMillis(120));
+            // events may outlast the load (a rolling restart starts every instance again): bounded wait
+            eventThread.join(TimeUnit.SECONDS.toMillis(plan.name().equals("rolling-restart") ? 600 : 120));
             double permitsLeft = awaitPermitsReleased(plan.killsInstance()
                 ? interactiveLease.plusSeconds(15) : Duration.ofSeconds(15));
             Map<String, Long> work = ids.isEmpty() ? Map.of() : awaitWork(ids, Duration.ofSeconds(sizing.shortMode ? 90 : 300));

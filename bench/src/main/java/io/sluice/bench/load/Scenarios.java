@@ -14,11 +14,20 @@ import java.util.function.DoubleUnaryOperator;
 final class Scenarios {
 
     static final List<String> NAMES = List.of("steady", "surge", "provider-slow", "provider-hang", "429-storm",
-        "5xx-burst", "redis-restart", "postgres-restart", "batch-online", "instance-kill", "frontdoor", "capacity");
+        "5xx-burst", "redis-restart", "postgres-restart", "batch-online", "instance-kill", "frontdoor", "capacity",
+        "rolling-restart", "redis-failover");
     /** Scenarios that measure speed, not invariants under faults: left to full mode or asked for by name. */
     static final List<String> SPEED = List.of("frontdoor", "capacity");
-    /** Short (CI smoke) default: every chaos scenario; the front-door and capacity comparisons are left to full mode. */
-    static final List<String> SHORT_DEFAULT = NAMES.stream().filter(n -> !SPEED.contains(n)).toList();
+    /** The fleet scenarios: restarts take minutes, the failover needs the Sentinel set-up; named, or full mode. */
+    static final List<String> FLEET = List.of("rolling-restart", "redis-failover");
+    /** Short (CI smoke) default: every chaos scenario; speed comparisons and the fleet scenarios are left to full mode. */
+    static final List<String> SHORT_DEFAULT = NAMES.stream().filter(n -> !SPEED.contains(n) && !FLEET.contains(n)).toList();
+
+    /** Full mode: every scenario; redis-failover only on the Sentinel set-up (SLUICE_BENCH_REDIS=sentinel). */
+    static List<String> fullDefault() {
+        boolean sentinel = System.getenv("SLUICE_REDIS_SENTINEL_MASTER") != null && System.getenv("SLUICE_REDIS_TOPOLOGY_DIR") != null;
+        return NAMES.stream().filter(n -> sentinel || !n.equals("redis-failover")).toList();
+    }
 
     final boolean shortMode;
     final long latencyMs;
@@ -92,6 +101,13 @@ final class Scenarios {
             case "batch-online" -> new ScenarioPlan(name, "work items drained at full speed under steady online load", t,
                 constant(steadyRate), List.of(new ScenarioPlan.Event(0.5, "drain job started",
                     ScenarioRunner.Context::startDrain)), -1, -1, 0, false, false, shortMode ? 40 : 400, -1, -1);
+            // the load lasts as long as the restarts (each instance rebuilds its index on start: about a minute here)
+            case "rolling-restart" -> new ScenarioPlan(name, "steady load; every instance in turn stopped gracefully (SIGTERM)"
+                + " and started again", t + Fleet.instanceNames().size() * (shortMode ? 60 : 90), constant(steadyRate), List.of(new ScenarioPlan.Event(pre, "rolling restart",
+                    ScenarioRunner.Context::rollingRestart)), -1, -1, 0, false, false, 0, -1, -1);
+            case "redis-failover" -> new ScenarioPlan(name, "steady load; kill -9 of the Redis Sentinel master (replica promoted)",
+                t, constant(steadyRate), List.of(new ScenarioPlan.Event(pre, "kill -9 Redis master",
+                    ScenarioRunner.Context::redisFailover)), pre, pre + 5, bound + (t * 0.5 - pre - 5), false, false, 0, -1, -1);
             default -> throw new IllegalArgumentException("no plan for " + name);
         };
     }

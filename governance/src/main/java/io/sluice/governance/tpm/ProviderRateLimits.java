@@ -178,7 +178,8 @@ public final class ProviderRateLimits {
         this.windowMs = window.toMillis();
         this.logKey = keyPrefix + "{tpm}:log";
         this.sumKey = keyPrefix + "{tpm}:sum";
-        this.cooldownPrefix = keyPrefix + "cooldown:";
+        // the reserve script reads the cool-down beside the log and sum: one hash tag, one cluster slot
+        this.cooldownPrefix = keyPrefix + "{tpm}:cooldown:";
         this.reserve = new LuaScript(redisson, RESERVE);
         this.settle = new LuaScript(redisson, SETTLE);
         this.sync = new LuaScript(redisson, SYNC);

@@ -13,7 +13,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
-import org.redisson.config.Config;
 
 /** Two instances sharing the real Redis from {@code SLUICE_REDIS_URL}: one cluster-wide level. */
 class DegradationControlTest {
@@ -35,9 +34,7 @@ class DegradationControlTest {
         if (url == null || url.isBlank()) {
             throw new IllegalStateException("SLUICE_REDIS_URL is not set: run `eval \"$(scripts/services-up.sh)\"` first");
         }
-        Config config = new Config();
-        config.useSingleServer().setAddress(url).setTimeout(2_000).setRetryAttempts(0);
-        return Redisson.create(config);
+        return Redisson.create(io.sluice.governance.cluster.RedisTopology.ofUrl(url).toConfig(3_000, 2_000, 0));
     }
 
     @AfterEach

@@ -79,15 +79,15 @@ final class GatewayFixture implements AutoCloseable {
     }
 
     static RedissonClient redisson(String url, int timeoutMillis) {
-        Config config = new Config();
-        config.useSingleServer()
-            .setAddress(url)
-            .setConnectTimeout(5000)
-            .setTimeout(timeoutMillis)
-            .setRetryAttempts(0)
-            .setConnectionMinimumIdleSize(2)
-            .setConnectionPoolSize(32)
-            .setSubscriptionConnectionMinimumIdleSize(1);
+        // single, Sentinel or Cluster, as the environment deploys SLUICE_REDIS_URL (scripts/test.sh topology runs)
+        io.sluice.governance.cluster.RedisTopology topology = io.sluice.governance.cluster.RedisTopology.ofUrl(url);
+        Config config = topology.toConfig(5000, timeoutMillis, 0);
+        if (topology.mode() == io.sluice.governance.cluster.RedisTopology.Mode.SINGLE) {
+            config.useSingleServer()
+                .setConnectionMinimumIdleSize(2)
+                .setConnectionPoolSize(32)
+                .setSubscriptionConnectionMinimumIdleSize(1);
+        }
         return Redisson.create(config);
     }
 

@@ -147,7 +147,11 @@ public class KnowledgeConfiguration {
     @Bean
     RetrievalChain retrievalChain(KnowledgeRepository repository, DataSource dataSource, LuceneIndex index,
             FaqSnapshotService snapshots, Embedder embedder, KnowledgeExecutors executors,
-            KnowledgeProperties properties) {
+            KnowledgeProperties properties,
+            org.springframework.beans.factory.ObjectProvider<io.sluice.knowledge.replica.ReadDatabase> readDatabase) {
+        // vector retrieval reads from the read replica when one is configured (SLUICE_DB_READ_URL), else the primary
+        io.sluice.knowledge.replica.ReadDatabase reads = readDatabase.getIfAvailable();
+        DataSource retrievalSource = reads == null ? dataSource : reads.dataSource();
         KnowledgeProperties.Chain c = properties.chain();
         boolean pgvector;
         try {
@@ -158,7 +162,7 @@ public class KnowledgeConfiguration {
         List<RetrievalTier> tiers = new ArrayList<>();
         if (pgvector) {
             // Latin-script queries skip pgvector (Chinese model only) when Lucene KNN with the English model follows
-            tiers.add(Tiers.pgvector(new PgVectorSearcher(dataSource, c.efSearch()),
+            tiers.add(Tiers.pgvector(new PgVectorSearcher(retrievalSource, c.efSearch()),
                 c.luceneKnnFallback() ? index : null));
         }
         if (!pgvector || c.luceneKnnFallback()) {

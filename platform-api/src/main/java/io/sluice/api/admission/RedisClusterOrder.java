@@ -129,7 +129,9 @@ public class RedisClusterOrder implements ClusterOrder {
         this.localCapacity = localCapacity;
         this.guard = new RedisGuard(properties.redisRetryAfter());
         String p = properties.keyPrefix();
-        this.keys = List.of(p + "order", p + "expiry", p + "inflight", p + "room", p + "beat");
+        // one hash tag: the script touches all five together, so they must share a Redis Cluster slot
+        String t = p + "{admission}:";
+        this.keys = List.of(t + "order", t + "expiry", t + "inflight", t + "room", t + "beat");
         this.granted = Counter.builder("sluice.admission.cluster").tag("result", "granted")
             .description("cluster-order decisions: a slot given, held back for a more urgent waiter elsewhere,"
                 + " or decided locally because Redis was unavailable").register(meters);

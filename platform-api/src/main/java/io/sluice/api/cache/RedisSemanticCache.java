@@ -61,7 +61,7 @@ public final class RedisSemanticCache implements SemanticCache {
         return {entry, redis.call('GET', KEYS[3]) or '0'}
         """;
 
-    // KEYS: x, e, o, v, src keys...; ARGV: hash, id, json, now, max, ttlMs, srcMember
+    // KEYS: x, e, o, v (one key space, one hash tag); ARGV: hash, id, json, now, max, ttlMs
     private static final String STORE = """
         local old = redis.call('HGET', KEYS[1], ARGV[1])
         if old then redis.call('HDEL', KEYS[2], old); redis.call('ZREM', KEYS[3], old) end
@@ -74,24 +74,15 @@ public final class RedisSemanticCache implements SemanticCache {
         end
         redis.call('INCR', KEYS[4])
         for i = 1, 4 do redis.call('PEXPIRE', KEYS[i], ARGV[6]) end
-        for i = 5, #KEYS do redis.call('SADD', KEYS[i], ARGV[7]); redis.call('PEXPIRE', KEYS[i], ARGV[6]) end
         return 1
         """;
 
-    // KEYS: src; members "space|id|hash"
-    private static final String INVALIDATE = """
-        local n = 0
-        for _, m in ipairs(redis.call('SMEMBERS', KEYS[1])) do
-          local space, id, hash = string.match(m, '^(.*)|(.*)|(.*)$')
-          if space and redis.call('HDEL', space .. ':e', id) == 1 then
-            n = n + 1
-            redis.call('ZREM', space .. ':o', id)
-            if redis.call('HGET', space .. ':x', hash) == id then redis.call('HDEL', space .. ':x', hash) end
-            redis.call('INCR', space .. ':v')
-          end
-        end
-        redis.call('DEL', KEYS[1])
-        return n
+    // KEYS: src; ARGV: member "space|id|hash", ttlMs. Separate from STORE: a source index lives in its own
+    // Redis Cluster slot, a key space (tagged {hash}) in another
+    private static final String INDEX = """
+        redis.call('SADD', KEYS[1], ARGV[1])
+        redis.call('PEXPIRE', KEYS[1], ARGV[2])
+        return 1
         """;
 
     // KEYS: x, e, o, v; ARGV: id, hash
@@ -158,8 +149,9 @@ public final class RedisSemanticCache implements SemanticCache {
 
     /** The key space of a client's questions on a model route, at the current prompt and knowledge versions. */
     String space(long clientId, String route) {
-        return properties.keyPrefix() + "s:" + QuestionText.hash(clientId + "|" + route + "|"
-            + properties.promptVersion() + "|" + knowledgeVersion.getAsLong());
+        // the hash is the space's hash tag: its keys (x, e, o, v, f:…) share one Redis Cluster slot
+        return properties.keyPrefix() + "s:{" + QuestionText.hash(clientId + "|" + route + "|"
+            + properties.promptVersion() + "|" + knowledgeVersion.getAsLong()) + "}";
     }
 
     private boolean eligible(ChatContext ctx) {
@@ -425,11 +417,14 @@ public final class RedisSemanticCache implements SemanticCache {
         CacheEntry entry = new CacheEntry(id, question, normalized, answer.text(), answer.tier().name(),
             answer.sources(), sourceIds, CacheEntry.encode(vector), createdAt, createdAt + properties.ttl().toMillis(),
             intent);
-        List<Object> keys = new ArrayList<>(List.of(space + ":x", space + ":e", space + ":o", space + ":v"));
-        sourceIds.forEach(s -> keys.add(sourceKey(s)));
+        List<Object> keys = List.of(space + ":x", space + ":e", space + ":o", space + ":v");
+        String ttl = Long.toString(properties.ttl().toMillis());
         redisson.getScript(StringCodec.INSTANCE).eval(RScript.Mode.READ_WRITE, STORE, RScript.ReturnType.INTEGER, keys,
-            hash, id, json.writeValueAsString(entry), Long.toString(now), Integer.toString(properties.maxEntries()),
-            Long.toString(properties.ttl().toMillis()), space + "|" + id + "|" + hash);
+            hash, id, json.writeValueAsString(entry), Long.toString(now), Integer.toString(properties.maxEntries()), ttl);
+        for (String sourceId : sourceIds) {
+            redisson.getScript(StringCodec.INSTANCE).eval(RScript.Mode.READ_WRITE, INDEX, RScript.ReturnType.INTEGER,
+                List.of(sourceKey(sourceId)), space + "|" + id + "|" + hash, ttl);
+        }
         stores.increment();
     }
 
@@ -475,13 +470,28 @@ public final class RedisSemanticCache implements SemanticCache {
      * @return how many entries were dropped
      */
     public long invalidateSource(String sourceId) {
-        Number n = redisson.getScript(StringCodec.INSTANCE).eval(RScript.Mode.READ_WRITE, INVALIDATE,
-            RScript.ReturnType.INTEGER, List.of(sourceKey(sourceId)));
-        invalidated.increment(n.doubleValue());
-        if (n.longValue() > 0) {
+        // one source's entries live in many key spaces (many cluster slots): read the index, then drop each
+        // entry with the key space's own script
+        org.redisson.api.RSet<String> index = redisson.getSet(sourceKey(sourceId), StringCodec.INSTANCE);
+        long n = 0;
+        for (String member : index.readAll()) {
+            int first = member.indexOf('|');
+            int last = member.lastIndexOf('|');
+            if (first <= 0 || last <= first) {
+                continue;
+            }
+            String space = member.substring(0, first);
+            Number dropped = redisson.getScript(StringCodec.INSTANCE).eval(RScript.Mode.READ_WRITE, DROP,
+                RScript.ReturnType.INTEGER, List.of(space + ":x", space + ":e", space + ":o", space + ":v"),
+                member.substring(first + 1, last), member.substring(last + 1));
+            n += dropped.longValue();
+        }
+        index.delete();
+        invalidated.increment(n);
+        if (n > 0) {
             log.info("semantic cache: {} entries depending on {} invalidated", n, sourceId);
         }
-        return n.longValue();
+        return n;
     }
 
     private void release(LocalFlight flight) {

@@ -6,6 +6,7 @@ import java.time.Duration;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 
+import io.sluice.governance.cluster.ClusterGlobalRate;
 import io.sluice.governance.periodic.PeriodicTask;
 
 import org.slf4j.Logger;
@@ -13,9 +14,12 @@ import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * The adaptive global limiter of this instance: a local token bucket (burst = one second) whose rate
- * follows {@link AdaptiveRate}, re-evaluated every tick from the {@link LoadMonitor} (p95 latency,
- * error ratio) and the process CPU load. The rate is per instance; N instances admit N× it.
+ * The adaptive global limiter: a token bucket (burst = one second) whose rate follows {@link AdaptiveRate},
+ * re-evaluated every tick from signals of online overload — the {@link LoadMonitor} (p95 latency and errors of
+ * online answers), requests queued for admission, and CPU only together with slow answers (background work
+ * yields; it does not make online traffic pay). With a {@link ClusterGlobalRate} the bucket is one for the
+ * whole cluster in Redis (N instances admit the rate, not N× it) and, with Redis down, each instance keeps
+ * to its share (rate ÷ live instances); without one it is local to this instance.
  *
  * <p>Each API client also has a share of it ({@link RateLimitProperties.ClientShare}): while n clients are
  * active, one may take at most max(rate / n, floor) per second (its own bucket, burst one second), so a
@@ -36,6 +40,9 @@ public class GlobalLimiter implements SmartLifecycle, AutoCloseable {
     private final PeriodicTask ticks;
     private final RateLimitProperties.ClientShare share;
     private final java.util.Map<String, ClientBucket> clients = new java.util.HashMap<>();
+    private final java.util.function.IntSupplier queued;
+    private final ClusterGlobalRate cluster;
+    private volatile double ownRate;
 
     /** One admission decision: admitted, or refused for the client's share or the platform, with the wait. */
     public record Decision(boolean admitted, RateLimitedException.Scope scope, Duration retryAfter) {
@@ -54,6 +61,17 @@ public class GlobalLimiter implements SmartLifecycle, AutoCloseable {
 
     public GlobalLimiter(RateLimitProperties.Global properties, RateLimitProperties.ClientShare share, LoadMonitor monitor,
             MeterRegistry meters) {
+        this(properties, share, monitor, () -> 0, null, meters);
+    }
+
+    /**
+     * @param queued  online requests waiting for admission now (a signal of overload)
+     * @param cluster the cluster-wide bucket in Redis; null = this instance's own bucket
+     */
+    public GlobalLimiter(RateLimitProperties.Global properties, RateLimitProperties.ClientShare share, LoadMonitor monitor,
+            java.util.function.IntSupplier queued, ClusterGlobalRate cluster, MeterRegistry meters) {
+        this.queued = queued;
+        this.cluster = cluster;
         this.properties = properties;
         this.share = share;
         this.adaptive = new AdaptiveRate(properties);
@@ -61,8 +79,15 @@ public class GlobalLimiter implements SmartLifecycle, AutoCloseable {
         this.rate = adaptive.rate();
         this.tokens = rate;
         this.ticks = new PeriodicTask("sluice-global-limiter", properties.tick(), this::tick);
+        this.ownRate = rate;
         Gauge.builder("sluice.ingress.global.rate", this, GlobalLimiter::rate)
-            .description("requests/s this instance currently admits (adaptive)")
+            .description("requests/s the platform currently admits (adaptive; cluster-wide when shared in Redis)")
+            .register(meters);
+        Gauge.builder("sluice.ingress.global.own-rate", this, l -> l.ownRate)
+            .description("the adaptive rate this instance's own signals ask for (the cluster uses the live instances' mean)")
+            .register(meters);
+        Gauge.builder("sluice.ingress.global.instances", this, l -> l.cluster == null ? 1 : l.cluster.liveInstances())
+            .description("instances sharing the global rate (its share when Redis is down: rate / instances)")
             .register(meters);
         Gauge.builder("sluice.ingress.global.active-clients", this, GlobalLimiter::activeClients)
             .description("API clients that made a request within the share window (each gets rate / n, at least the floor)")
@@ -100,7 +125,9 @@ public class GlobalLimiter implements SmartLifecycle, AutoCloseable {
         try {
             LoadMonitor.Snapshot load = monitor.snapshot();
             double before = rate;
-            rate = adaptive.adjust(new AdaptiveRate.Signals(load.p95LatencyMs(), load.errorRatio(), cpuLoad(), load.samples()));
+            ownRate = adaptive.adjust(new AdaptiveRate.Signals(load.p95LatencyMs(), load.errorRatio(), cpuLoad(),
+                load.samples(), queued.getAsInt()));
+            rate = cluster == null ? ownRate : cluster.publish(ownRate);
             if (rate < before * 0.999) {
                 log.info("ingress: global rate {} -> {} req/s (p95 {} ms, errors {})", Math.round(before),
                     Math.round(rate), Math.round(load.p95LatencyMs()), load.errorRatio());
@@ -124,19 +151,53 @@ public class GlobalLimiter implements SmartLifecycle, AutoCloseable {
      * Takes one admission for {@code client} (its id; blank = no share): first the client's share, then the
      * platform's bucket; a refusal takes nothing from either.
      */
-    public synchronized Decision admit(String client) {
+    public Decision admit(String client) {
+        if (cluster == null) {
+            return admitLocally(client);
+        }
+        // the client's share is this instance's (its share of the cluster rate); the platform's bucket is shared.
+        // The Redis round trip runs outside the lock, so admissions on this instance do not queue behind it.
+        ClientBucket own;
+        synchronized (this) {
+            own = client == null || client.isBlank() ? null : clientBucket(client, System.nanoTime());
+            Decision refused = own == null ? null : checkShare(own, rate / cluster.liveInstances(), System.nanoTime());
+            if (refused != null) {
+                return refused;
+            }
+        }
+        Duration wait = cluster.take(rate);
+        if (!wait.isZero()) {
+            return new Decision(false, RateLimitedException.Scope.GLOBAL, wait);
+        }
+        if (own != null) {
+            synchronized (this) {
+                own.tokens -= 1;
+            }
+        }
+        return Decision.ADMITTED;
+    }
+
+    private Decision checkShare(ClientBucket own, double current, long now) {
+        double allowed = Math.max(current / Math.max(1, countActive(now)), share.floor());
+        own.tokens = Math.min(allowed, own.tokens + (now - own.lastNanos) / 1e9 * allowed);
+        own.lastNanos = now;
+        if (own.tokens < 1) {
+            return new Decision(false, RateLimitedException.Scope.CLIENT,
+                Duration.ofMillis((long) Math.ceil((1 - own.tokens) / allowed * 1000)));
+        }
+        return null;
+    }
+
+    private synchronized Decision admitLocally(String client) {
         long now = System.nanoTime();
         double current = rate;
         tokens = Math.min(current, tokens + (now - lastNanos) / 1e9 * current);
         lastNanos = now;
         ClientBucket own = client == null || client.isBlank() ? null : clientBucket(client, now);
         if (own != null) {
-            double allowed = Math.max(current / Math.max(1, countActive(now)), share.floor());
-            own.tokens = Math.min(allowed, own.tokens + (now - own.lastNanos) / 1e9 * allowed);
-            own.lastNanos = now;
-            if (own.tokens < 1) {
-                return new Decision(false, RateLimitedException.Scope.CLIENT,
-                    Duration.ofMillis((long) Math.ceil((1 - own.tokens) / allowed * 1000)));
+            Decision refused = checkShare(own, current, now);
+            if (refused != null) {
+                return refused;
             }
         }
         if (tokens < 1) {

@@ -42,7 +42,19 @@ public class IngressConfiguration {
     }
 
     @Bean(destroyMethod = "close")
-    GlobalLimiter globalLimiter(RateLimitProperties properties, LoadMonitor load, MeterRegistry meters) {
-        return new GlobalLimiter(properties.global(), properties.client(), load, meters);
+    GlobalLimiter globalLimiter(RateLimitProperties properties, LoadMonitor load, RedissonClient redisson,
+            org.springframework.beans.factory.ObjectProvider<io.sluice.api.admission.PriorityAdmission> admission,
+            MeterRegistry meters) {
+        RateLimitProperties.Global global = properties.global();
+        // one rate for the cluster, in Redis; a Redis failure falls back to this instance's share for the user
+        // buckets' retry interval
+        io.sluice.governance.cluster.ClusterGlobalRate cluster = global.cluster() ? new io.sluice.governance.cluster.ClusterGlobalRate(redisson, global.keyPrefix(),
+            new io.sluice.governance.cluster.RedisGuard(properties.user().redisRetryAfter()), global.tick().multipliedBy(3))
+            : null;
+        java.util.function.IntSupplier queued = () -> {
+            io.sluice.api.admission.PriorityAdmission a = admission.getIfAvailable();
+            return a == null ? 0 : a.queueLength();
+        };
+        return new GlobalLimiter(global, properties.client(), load, queued, cluster, meters);
     }
 }

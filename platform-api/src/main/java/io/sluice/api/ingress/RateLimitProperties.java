@@ -9,7 +9,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * Ingress rate limits ({@code sluice.ingress.rate.*}).
  *
  * @param user   the per-user token bucket in Redis
- * @param global the adaptive limiter of this instance
+ * @param global the adaptive global limiter (cluster-wide in Redis, a per-instance share when Redis is down)
  */
 @ConfigurationProperties("sluice.ingress.rate")
 public record RateLimitProperties(@DefaultValue User user, @DefaultValue Global global,
@@ -44,15 +44,28 @@ public record RateLimitProperties(@DefaultValue User user, @DefaultValue Global 
      * @param tick             how often the rate is adjusted
      * @param p95LatencyMs     p95 answering latency above which the rate shrinks
      * @param errorRatio       error ratio above which the rate shrinks
-     * @param cpu              process CPU load (0..1) above which the rate shrinks
+     * @param cpu              process CPU load (0..1) that counts as overload only while online answers are also
+     *                         slow (p95 over half of p95LatencyMs): CPU burnt by the platform's own background work
+     *                         (imports, re-indexing, rebuilds) never shrinks the rate by itself
      * @param decreaseFactor   multiplicative decrease per unhealthy tick
      * @param recoverFraction  additive recovery per healthy tick, as a fraction of maxRate (slow)
      * @param minSamples       fewer answers than this in the window: too little traffic to judge, no decrease
+     * @param maxQueued        online requests waiting for admission above which the rate shrinks (0 = not a signal)
+     * @param cluster          one rate for the whole cluster, shared in Redis (false = each instance admits maxRate)
+     * @param keyPrefix        Redis key prefix of the cluster-wide rate
      */
     public record Global(@DefaultValue("200") double maxRate, @DefaultValue("10") double minRate,
             @DefaultValue("1s") Duration tick, @DefaultValue("6000") double p95LatencyMs,
             @DefaultValue("0.25") double errorRatio, @DefaultValue("0.9") double cpu,
             @DefaultValue("0.7") double decreaseFactor, @DefaultValue("0.02") double recoverFraction,
-            @DefaultValue("20") int minSamples) {
+            @DefaultValue("20") int minSamples, @DefaultValue("64") int maxQueued,
+            @DefaultValue("true") boolean cluster, @DefaultValue("sluice:ingress:") String keyPrefix) {
+
+        /** The per-instance limiter of earlier versions (no queue signal, not shared), for tools and tests. */
+        public static Global perInstance(double maxRate, double minRate, Duration tick, double p95LatencyMs,
+                double errorRatio, double cpu, double decreaseFactor, double recoverFraction, int minSamples) {
+            return new Global(maxRate, minRate, tick, p95LatencyMs, errorRatio, cpu, decreaseFactor, recoverFraction,
+                minSamples, 0, false, "sluice:ingress:");
+        }
     }
 }

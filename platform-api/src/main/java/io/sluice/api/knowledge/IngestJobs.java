@@ -115,7 +115,8 @@ public class IngestJobs implements AutoCloseable {
 
     public IngestJobs(int workers, int queued) {
         this.pool = new ThreadPoolExecutor(workers, workers, 30, TimeUnit.SECONDS, new ArrayBlockingQueue<>(queued),
-            Thread.ofPlatform().name("sluice-ingest-", 0).daemon().factory());
+            // background work yields to online answers: lowest priority, bounded pool and queue
+            Thread.ofPlatform().name("sluice-ingest-", 0).daemon().priority(Thread.MIN_PRIORITY).factory());
     }
 
     /**

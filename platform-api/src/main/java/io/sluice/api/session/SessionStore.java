@@ -79,13 +79,13 @@ public class SessionStore {
     public void append(UUID sessionId, long clientId, String userId, List<Turn> turns) {
         try {
             RBatch batch = redisson.createBatch();
-            String listKey = properties.keyPrefix() + sessionId + ":turns";
+            String listKey = properties.keyPrefix() + "{" + sessionId + "}:turns";
             for (Turn turn : turns) {
                 batch.getList(listKey, StringCodec.INSTANCE).addAsync(json.writeValueAsString(turn));
             }
             batch.getList(listKey, StringCodec.INSTANCE).trimAsync(-properties.maxTurns(), -1);
             batch.getList(listKey, StringCodec.INSTANCE).expireAsync(properties.ttl());
-            batch.getBucket(properties.keyPrefix() + sessionId + ":owner", StringCodec.INSTANCE)
+            batch.getBucket(properties.keyPrefix() + "{" + sessionId + "}:owner", StringCodec.INSTANCE)
                 .setAsync(owner(clientId, userId), properties.ttl());
             batch.execute();
         } catch (RuntimeException e) {
@@ -97,13 +97,13 @@ public class SessionStore {
     private void warm(UUID sessionId, String owner, List<Turn> turns) {
         try {
             RBatch batch = redisson.createBatch();
-            String listKey = properties.keyPrefix() + sessionId + ":turns";
+            String listKey = properties.keyPrefix() + "{" + sessionId + "}:turns";
             batch.getList(listKey, StringCodec.INSTANCE).deleteAsync();
             for (Turn turn : turns) {
                 batch.getList(listKey, StringCodec.INSTANCE).addAsync(json.writeValueAsString(turn));
             }
             batch.getList(listKey, StringCodec.INSTANCE).expireAsync(properties.ttl());
-            batch.getBucket(properties.keyPrefix() + sessionId + ":owner", StringCodec.INSTANCE)
+            batch.getBucket(properties.keyPrefix() + "{" + sessionId + "}:owner", StringCodec.INSTANCE)
                 .setAsync(owner, properties.ttl());
             batch.execute();
         } catch (RuntimeException e) {
@@ -137,11 +137,11 @@ public class SessionStore {
     }
 
     private RBucket<String> ownerKey(UUID sessionId) {
-        return redisson.getBucket(properties.keyPrefix() + sessionId + ":owner", StringCodec.INSTANCE);
+        return redisson.getBucket(properties.keyPrefix() + "{" + sessionId + "}:owner", StringCodec.INSTANCE);
     }
 
     private RList<String> turnsKey(UUID sessionId) {
-        return redisson.getList(properties.keyPrefix() + sessionId + ":turns", StringCodec.INSTANCE);
+        return redisson.getList(properties.keyPrefix() + "{" + sessionId + "}:turns", StringCodec.INSTANCE);
     }
 
     private static String owner(long clientId, String userId) {

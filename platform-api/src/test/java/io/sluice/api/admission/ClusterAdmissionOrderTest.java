@@ -24,7 +24,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
-import org.redisson.config.Config;
 
 /**
  * Two admission instances ("two pods"), each with its own Redis client, ordered through one real Redis
@@ -63,9 +62,7 @@ class ClusterAdmissionOrderTest {
         if (url == null || url.isBlank()) {
             throw new IllegalStateException("SLUICE_REDIS_URL is not set: run `eval \"$(scripts/services-up.sh)\"` first");
         }
-        Config config = new Config();
-        config.useSingleServer().setAddress(url).setTimeout(2_000).setRetryAttempts(0);
-        return Redisson.create(config);
+        return Redisson.create(io.sluice.governance.cluster.RedisTopology.ofUrl(url).toConfig(3_000, 2_000, 0));
     }
 
     /** An instance with local capacity 2; waits are long enough that nobody is declined. */

@@ -36,7 +36,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
-import org.redisson.config.Config;
 
 import tools.jackson.databind.json.JsonMapper;
 
@@ -68,9 +67,7 @@ class RedisSemanticCacheTest {
         if (url == null || url.isBlank()) {
             throw new IllegalStateException("SLUICE_REDIS_URL is not set: run `eval \"$(scripts/services-up.sh)\"` first");
         }
-        Config config = new Config();
-        config.useSingleServer().setAddress(url).setTimeout(3_000);
-        return Redisson.create(config);
+        return Redisson.create(io.sluice.governance.cluster.RedisTopology.ofUrl(url).toConfig(3_000, 3_000, 3));
     }
 
     @AfterEach

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 
 class AdaptiveRateTest {
 
-    final RateLimitProperties.Global limits = new RateLimitProperties.Global(100, 10, Duration.ofSeconds(1), 5_000, 0.2,
+    final RateLimitProperties.Global limits = RateLimitProperties.Global.perInstance(100, 10, Duration.ofSeconds(1), 5_000, 0.2,
         0.9, 0.5, 0.1, 20);
     final AdaptiveRate rate = new AdaptiveRate(limits);
 
@@ -20,8 +20,23 @@ class AdaptiveRateTest {
     void shrinksFastOnAnyBadSignalAndNeverBelowTheFloor() {
         assertThat(rate.adjust(signals(8_000, 0, 0))).isEqualTo(50);
         assertThat(rate.adjust(signals(0, 0.5, 0))).isEqualTo(25);
-        assertThat(rate.adjust(signals(0, 0, 0.95))).isEqualTo(12.5);
+        assertThat(rate.adjust(signals(3_000, 0, 0.95))).as("busy CPU with slowing answers").isEqualTo(12.5);
         assertThat(rate.adjust(signals(8_000, 0.5, 0.95))).isEqualTo(10);
+    }
+
+    @Test
+    void cpuBurntByBackgroundWorkWhileOnlineAnswersStayFastIsNoOverload() {
+        for (int i = 0; i < 30; i++) {
+            assertThat(rate.adjust(signals(400, 0, 1.0))).isEqualTo(100);
+        }
+    }
+
+    @Test
+    void onlineRequestsQueueingForAdmissionShrinkTheRateEvenWithFewAnswers() {
+        AdaptiveRate queued = new AdaptiveRate(new RateLimitProperties.Global(100, 10, Duration.ofSeconds(1), 5_000, 0.2,
+            0.9, 0.5, 0.1, 20, 16, false, "x:"));
+        assertThat(queued.adjust(new AdaptiveRate.Signals(0, 0, 0, 3, 17))).isEqualTo(50);
+        assertThat(queued.adjust(new AdaptiveRate.Signals(0, 0, 0, 3, 16))).isEqualTo(60);
     }
 
     @Test

@@ -1,0 +1,128 @@
+package io.sluice.governance.cluster;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+
+import org.redisson.api.RedissonClient;
+
+/**
+ * The global rate shared by every instance, in Redis: one token bucket (burst = one second) for the whole
+ * cluster, so N instances together admit the rate, not N times it. Each instance publishes its own adaptive
+ * rate every tick; the cluster refills at the mean of the live instances' rates. When Redis is unreachable
+ * each instance falls back to its share, rate ÷ live instances (as last seen), in a local bucket — as the
+ * LLM permits do — and returns to the shared bucket when Redis answers again.
+ *
+ * <p>Keys, all under one hash tag ({@code {global}}) so each script runs on one Redis Cluster slot:
+ * {@code <prefix>{global}:bucket} (hash: tokens, ts) and {@code <prefix>{global}:rates} (hash: instance →
+ * "rate|seen-ms"). One script call per admission, one per tick.
+ */
+public final class ClusterGlobalRate {
+
+    // KEYS: bucket. ARGV: rate (req/s). Reply: {admitted 1|0, wait ms}. Redis time: one clock for all instances.
+    private static final String TAKE = """
+        local rate = tonumber(ARGV[1])
+        local t = redis.call('TIME')
+        local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+        local tokens = tonumber(redis.call('HGET', KEYS[1], 'tokens') or rate)
+        local ts = tonumber(redis.call('HGET', KEYS[1], 'ts') or now)
+        tokens = math.min(rate, tokens + math.max(0, now - ts) / 1000 * rate)
+        local admitted = 0
+        local wait = 0
+        if tokens >= 1 then
+          tokens = tokens - 1
+          admitted = 1
+        else
+          wait = math.ceil((1 - tokens) / rate * 1000)
+        end
+        redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'ts', tostring(now))
+        redis.call('PEXPIRE', KEYS[1], 60000)
+        return {admitted, wait}
+        """;
+
+    // KEYS: rates. ARGV: instance, rate, staleMs. Reply: {mean rate × 1000, live instances}
+    private static final String PUBLISH = """
+        local t = redis.call('TIME')
+        local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+        redis.call('HSET', KEYS[1], ARGV[1], ARGV[2] .. '|' .. now)
+        local all = redis.call('HGETALL', KEYS[1])
+        local sum, live = 0, 0
+        for i = 1, #all, 2 do
+          local rate, seen = string.match(all[i + 1], '^(.*)|(.*)$')
+          if now - tonumber(seen) > tonumber(ARGV[3]) then
+            redis.call('HDEL', KEYS[1], all[i])
+          else
+            sum = sum + tonumber(rate)
+            live = live + 1
+          end
+        end
+        redis.call('PEXPIRE', KEYS[1], 60000)
+        return {math.floor(sum / live * 1000), live}
+        """;
+
+    private final LuaScript take;
+    private final LuaScript publish;
+    private final RedisGuard guard;
+    private final List<Object> bucketKey;
+    private final List<Object> ratesKey;
+    private final String instance = UUID.randomUUID().toString();
+    private final long staleMs;
+    private volatile int live = 1;
+    private volatile double clusterRate;
+    private double localTokens = -1;
+    private long localNanos = System.nanoTime();
+
+    /**
+     * @param staleAfter an instance that has not published for this long no longer counts (3 ticks is usual)
+     */
+    public ClusterGlobalRate(RedissonClient redisson, String keyPrefix, RedisGuard guard, Duration staleAfter) {
+        this.take = new LuaScript(redisson, TAKE);
+        this.publish = new LuaScript(redisson, PUBLISH);
+        this.guard = guard;
+        this.bucketKey = List.of(keyPrefix + "{global}:bucket");
+        this.ratesKey = List.of(keyPrefix + "{global}:rates");
+        this.staleMs = staleAfter.toMillis();
+    }
+
+    /** Publishes this instance's adaptive rate; returns the cluster's rate (its own when Redis is down). */
+    public double publish(double ownRate) {
+        clusterRate = guard.call(() -> {
+            List<Long> reply = publish.run(ratesKey, instance, Double.toString(ownRate), staleMs);
+            live = (int) Math.max(1, reply.get(1));
+            return reply.get(0) / 1000.0;
+        }, () -> ownRate);
+        return clusterRate;
+    }
+
+    /** Takes one admission from the cluster's bucket at {@code rate}; zero = admitted, else how long to wait. */
+    public Duration take(double rate) {
+        return guard.call(() -> {
+            List<Long> reply = take.run(bucketKey, Double.toString(rate));
+            return reply.get(0) == 1L ? Duration.ZERO : Duration.ofMillis(Math.max(1, reply.get(1)));
+        }, () -> takeLocal(rate / live));
+    }
+
+    /** Instances that published within the stale window, as last seen (at least 1). */
+    public int liveInstances() {
+        return live;
+    }
+
+    /** Whether the shared bucket is in use (false: Redis unreachable, this instance keeps to its share). */
+    public boolean shared() {
+        return !guard.down();
+    }
+
+    private synchronized Duration takeLocal(double share) {
+        long now = System.nanoTime();
+        if (localTokens < 0) {
+            localTokens = share;
+        }
+        localTokens = Math.min(share, localTokens + (now - localNanos) / 1e9 * share);
+        localNanos = now;
+        if (localTokens < 1) {
+            return Duration.ofMillis((long) Math.ceil((1 - localTokens) / share * 1000));
+        }
+        localTokens -= 1;
+        return Duration.ZERO;
+    }
+}
