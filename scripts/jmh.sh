@@ -15,7 +15,8 @@ mode=${1:-quick}
 include=${2:-}
 : "${SLUICE_REDIS_URL:?set SLUICE_REDIS_URL (e.g. redis://127.0.0.1:6379): the token-bucket and cache benchmarks use real Redis}"
 mkdir -p bench/target/jmh
-./mvnw -B -ntp -q -pl bench -am compile dependency:build-classpath -Dmdep.outputFile=target/jmh/classpath.txt
+# package, not compile: the semantics module tests against the knowledge test jar, which only package builds
+./mvnw -B -ntp -q -pl bench -am package -DskipTests dependency:build-classpath -Dmdep.outputFile=target/jmh/classpath.txt
 json=bench/target/jmh/results.json
 report=docs/benchmarks-jmh.md
 if [ -n "$include" ]; then
