@@ -80,7 +80,7 @@ pg_via_chroot() {
     fi
     log "starting PostgreSQL 17 on 127.0.0.1:$PG_PORT"
     chroot "$ROOT" su postgres -s /bin/sh -c \
-      "$bin/pg_ctl -D $data -l /var/lib/sluice-pg/server.log -w -t 60 -o '-c listen_addresses=127.0.0.1 -p $PG_PORT -c max_connections=300 -c fsync=off -c synchronous_commit=off' start" >&2 \
+      "$bin/pg_ctl -D $data -l /var/lib/sluice-pg/server.log -w -t 60 -o '-c listen_addresses=127.0.0.1 -p $PG_PORT -c max_connections=500 -c fsync=off -c synchronous_commit=off' start" >&2 \
       || { tail -20 "$ROOT$data/server.log" >&2; die "PostgreSQL did not start on 127.0.0.1:$PG_PORT (log: $ROOT$data/server.log)"; }
     echo chroot >"$RUN_DIR/pg.mode"
   fi

@@ -84,6 +84,10 @@ public class DatabaseConfiguration {
         }
         pool.setPoolName("sluice-db");
         pool.setMaximumPoolSize(20);
+        // a burst may open 20; a quiet instance keeps 2 (idle ones close after a minute), so a fleet of
+        // instances does not hold max_connections of the database while it idles
+        pool.setMinimumIdle(2);
+        pool.setIdleTimeout(60_000);
         pool.setConnectionTimeout(5_000);
         return pool;
     }

@@ -464,7 +464,7 @@ class ConsoleOperationsBrowserTest {
             assertThat(focused.getCssValue("outline-style")).as("focus outline of '" + focused.getText() + "'").isNotEqualTo("none");
             focused.sendKeys(Keys.TAB);
         }
-        assertThat(reached).contains("Skip to content", "Governance", "Knowledge", "Jobs", "Work queue");
+        assertThat(reached).contains("Skip to content", "Governance", "Knowledge", "Jobs", "Queue");
     }
 
     private long deadItem(String queue, String error) {
