@@ -99,18 +99,18 @@ class ConsoleBrowsingBrowserTest {
         assertThat(rows()).hasSize(50);
         assertThat(browser.findElement(By.cssSelector("#conversations tbody")).getText())
             .as("the list shows what the customer asked, not the answer").contains("退款多久到账").doesNotContain("answer to");
-        browser.findElement(By.id("next-page")).click();
+        Browser.clickAndWaitForPage(browser, By.id("next-page"));
         assertThat(rows()).hasSize(6);
         assertThat(browser.findElements(By.id("next-page"))).isEmpty();
 
         browser.get(url("/console/conversations?q=" + user));
         new Select(browser.findElement(By.id("tier"))).selectByValue("F4");
-        browser.findElement(By.cssSelector("#conversation-filters button")).click();
+        Browser.clickAndWaitForPage(browser, By.cssSelector("#conversation-filters button"));
         assertThat(rows()).singleElement().satisfies(row -> assertThat(row.getText()).contains(user + "-llm", "F4"));
 
         new Select(browser.findElement(By.id("tier"))).selectByValue("F1");
         new Select(browser.findElement(By.id("feedback"))).selectByValue("NOT_HELPFUL");
-        browser.findElement(By.cssSelector("#conversation-filters button")).click();
+        Browser.clickAndWaitForPage(browser, By.cssSelector("#conversation-filters button"));
         assertThat(rows()).hasSize(11);
         Browser.screenshot(browser, "console-conversations-filtered");
 
@@ -192,10 +192,10 @@ class ConsoleBrowsingBrowserTest {
         logIn(operator);
         browser.get(url("/console/knowledge/faq"));
         assertThat(faqRows()).hasSize(25);
-        browser.findElement(By.id("faq-next")).click();
+        Browser.clickAndWaitForPage(browser, By.id("faq-next"));
         assertThat(browser.findElement(By.cssSelector("#faq-entries .pager")).getText()).contains("page 2 of");
         browser.findElement(By.id("faq-search")).sendKeys("退款");
-        browser.findElement(By.cssSelector("#faq-entries form button")).click();
+        Browser.clickAndWaitForPage(browser, By.cssSelector("#faq-entries form button"));
         assertThat(faqRows()).isNotEmpty().allSatisfy(row -> assertThat(row.getText()).contains("退款"));
         Browser.screenshot(browser, "console-knowledge-faq-search");
     }

@@ -248,16 +248,16 @@ class ConsoleOperationsBrowserTest {
             browser.get(url("/console/governance"));
             browser.findElement(By.id("calc-concurrency")).sendKeys("10");
             browser.findElement(By.id("calc-budget")).sendKeys("60000");
-            browser.findElement(By.id("calc-measure")).click();
+            Browser.clickAndWaitForPage(browser, By.id("calc-measure"));
 
             String measuredMs = browser.findElement(By.id("calc-p99")).getAttribute("value");
             assertThat(Long.parseLong(measuredMs)).isPositive();
             assertThat(browser.findElement(By.id("calc-measured")).getText()).contains("interactive");
-            browser.findElement(By.id("calc-button")).click();
+            Browser.clickAndWaitForPage(browser, By.id("calc-button"));
             int recommended = Integer.parseInt(browser.findElement(By.id("calc-permits")).getText());
 
             new Select(browser.findElement(By.id("calc-lane"))).selectByValue("interactive");
-            browser.findElement(By.id("calc-apply")).click();
+            Browser.clickAndWaitForPage(browser, By.id("calc-apply"));
 
             assertThat(permits.size("interactive")).isEqualTo(recommended);
             assertThat(browser.findElement(By.id("permits-interactive-size")).getText()).endsWith("/ " + recommended);

@@ -6,7 +6,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -49,6 +54,18 @@ public final class Browser {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * Clicks something that loads a new page (a link, a submit button) and returns once that page has
+     * replaced the old one, so what the test reads next is the new page, however fast the machine.
+     */
+    public static void clickAndWaitForPage(ChromeDriver driver, By target) {
+        WebElement page = driver.findElement(By.tagName("html"));
+        driver.findElement(target).click();
+        WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(60));
+        wait.until(ExpectedConditions.stalenessOf(page));
+        wait.until(d -> "complete".equals(((JavascriptExecutor) d).executeScript("return document.readyState")));
     }
 
     public static void screenshot(ChromeDriver driver, String name) {
