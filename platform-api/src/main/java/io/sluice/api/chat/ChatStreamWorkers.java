@@ -3,6 +3,7 @@ package io.sluice.api.chat;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 
@@ -41,18 +42,21 @@ public final class ChatStreamWorkers implements AutoCloseable {
         if (!slots.tryAcquire()) {
             throw new RejectedExecutionException("at most " + maxStreams + " open chat streams");
         }
+        // the slot comes back when the task is done in any way, including a cancel before it ever ran (a
+        // client that went away at once): a release in the task's own finally would leak the slot then
+        FutureTask<Void> task = new FutureTask<>(work, null) {
+            @Override
+            protected void done() {
+                slots.release();
+            }
+        };
         try {
-            return threads.submit(() -> {
-                try {
-                    work.run();
-                } finally {
-                    slots.release();
-                }
-            });
+            threads.execute(task);
         } catch (RejectedExecutionException e) {
             slots.release();
             throw e;
         }
+        return task;
     }
 
     /** Runs a short task (a heartbeat write) on a virtual thread, outside the stream cap. */
