@@ -109,11 +109,14 @@ class ConsoleEveryPageBrowserTest {
         pages.put("conversations", "/console/conversations");
         pages.put("transcript", "/console/conversations/" + conversation);
         pages.put("governance", "/console/governance");
+        pages.put("gateway", "/console/gateway");
         pages.put("knowledge-documents", "/console/knowledge/documents");
         pages.put("knowledge-faq", "/console/knowledge/faq");
         pages.put("knowledge-candidates", "/console/knowledge/candidates");
         pages.put("knowledge-snapshots", "/console/knowledge/snapshots");
         pages.put("knowledge-hit-test", "/console/knowledge/hit-test");
+        pages.put("cache", "/console/cache");
+        pages.put("intents", "/console/intents");
         pages.put("jobs", "/console/jobs");
         pages.put("queue", "/console/queue");
         pages.put("audit", "/console/audit");
@@ -148,7 +151,7 @@ class ConsoleEveryPageBrowserTest {
         WebElement cell = browser.findElement(By.cssSelector("td[data-user='" + locked + "']"));
         assertThat(cell.getText()).contains("locked");
         Browser.screenshot(browser, "console-users-locked");
-        browser.findElement(By.id("unlock-" + locked)).click();
+        Browser.clickAndWaitForPage(browser, By.id("unlock-" + locked));
         assertThat(browser.findElement(By.className("notice")).getText()).contains(locked, "unlocked");
         assertThat(browser.findElement(By.cssSelector("td[data-user='" + locked + "']")).getText()).doesNotContain("locked");
         assertThat(browser.findElements(By.id("unlock-" + locked))).as("nothing to unlock now").isEmpty();
@@ -184,12 +187,12 @@ class ConsoleEveryPageBrowserTest {
         browser.findElement(By.id("doc-upload")).click();
         await().atMost(Duration.ofSeconds(60)).until(() -> documents.find(id).isPresent());
         browser.get(url("/console/knowledge/documents"));
-        browser.findElement(By.cssSelector("a[aria-label='Chunks of " + id + "']")).click();
+        Browser.clickAndWaitForPage(browser, By.cssSelector("a[aria-label='Chunks of " + id + "']"));
         assertThat(browser.findElements(By.cssSelector("#chunks > li"))).hasSize(3);
         assertThat(browser.findElement(By.id("chunks")).getText()).contains("售后服务手册 › 退货", "七天内可无理由退货");
         assertFits("knowledge-chunks");
 
-        browser.findElement(By.id("disable-1")).click();
+        Browser.clickAndWaitForPage(browser, By.id("disable-1"));
         assertThat(browser.findElement(By.className("notice")).getText()).contains("disabled");
         assertThat(browser.findElement(By.id("chunk-1")).getAttribute("data-disabled")).isEqualTo("true");
         assertThat(bm25("签收后几天内可以无理由退货")).noneSatisfy(p -> assertThat(p.text()).contains("七天内可无理由退货"));
@@ -198,7 +201,7 @@ class ConsoleEveryPageBrowserTest {
         WebElement text = browser.findElement(By.id("text-2"));
         text.clear();
         text.sendKeys("以旧换新：旧手机折价最高抵 800 元。");
-        browser.findElement(By.id("save-2")).click();
+        Browser.clickAndWaitForPage(browser, By.id("save-2"));
         assertThat(browser.findElement(By.id("chunk-2")).getText()).contains("以旧换新", "edited");
         assertThat(bm25("旧手机折价")).anySatisfy(p -> assertThat(p.text()).contains("以旧换新"));
         Browser.screenshot(browser, "page-knowledge-chunks-edited");
