@@ -30,7 +30,7 @@ sluice_use_java() {
   export PATH="$JAVA_HOME/bin:$PATH"
 }
 
-# A TCP port on 127.0.0.1 that nothing listens on, below Linux's ephemeral range (32768-60999), so
+# A TCP port on 127.0.0.1 that nothing listens on, below the kernel's ephemeral range (net.ipv4.ip_local_port_range), so
 # an outgoing connection cannot be holding it. Random within [low, high) to keep parallel runs apart.
 sluice_free_port() {
   local low="${1:-20000}" high="${2:-32000}" port _

@@ -57,9 +57,10 @@ class ChatStreamWorkersTest {
     @Test
     void aCancelledStreamGivesItsSlotBack() {
         try (ChatStreamWorkers workers = new ChatStreamWorkers(1, new SimpleMeterRegistry())) {
+            CountDownLatch never = new CountDownLatch(1);
             Future<?> waiting = workers.submit(() -> {
                 try {
-                    Thread.sleep(Duration.ofMinutes(5)); // interrupted by the cancel below
+                    never.await(); // a stream waiting for its provider; only the cancel below ends it
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
