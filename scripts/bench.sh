@@ -4,7 +4,7 @@
 # the invariants and writes the report with charts. Exit 1 if an invariant broke.
 #
 #   scripts/bench.sh                       # full mode: every scenario 2 min; writes docs/benchmarks.md + docs/bench/*.png
-#   scripts/bench.sh --short               # every scenario ≤ 20 s (same report, marked short)
+#   scripts/bench.sh --short               # every scenario ≤ 20 s, surges 26 s (same report, marked short)
 #   scripts/bench.sh --short --smoke       # CI smoke of the invariants: report to bench/target/bench-report/ only
 #   scripts/bench.sh --scenarios surge,provider-hang
 #
@@ -12,6 +12,8 @@
 # postgres-restart batch-online instance-kill frontdoor capacity (frontdoor and capacity are speed legs:
 # full mode or by name, never in --short's default; capacity writes docs/benchmarks-capacity.md), and the
 # fleet's rolling-restart and redis-failover (full mode or named; redis-failover needs SLUICE_BENCH_REDIS=sentinel).
+# provider-failover (issue 16): one in-process gateway over three mock providers, 40 s, full mode or named;
+# alone it writes docs/bench/provider-failover.png and docs/bench-runs/provider-failover.md only.
 # Three instances by default (SLUICE_BENCH_INSTANCES=2..4).
 #
 # Servers: the redis-restart and postgres-restart scenarios restart them, so the harness runs its own
@@ -27,6 +29,8 @@
 #
 # Knobs: SLUICE_BENCH_SCENARIO_SECONDS (full mode, 60-180, default 120) sets each scenario's length;
 # SLUICE_BENCH_JVM_OPTS adds JVM options to the Sluice instances (e.g. a flight recording).
+# SLUICE_BENCH_OFFER_THRESHOLD (e.g. 1s) sets the fast-mode offer threshold of the instances, so that the
+# surge makes offers and the report shows how often they are taken (not in the CI smoke; docs/chat.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib/common.sh

@@ -67,8 +67,58 @@ SLUICE_JAVA_DEFAULTS="-Xms64m -Xmx1g -XX:+UseCompactObjectHeaders -XX:G1Periodic
 # runtime and the JVM's native allocations, and save tens of MB of resident memory
 export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
 
+# Start-up cache (JDK 25 AOT cache, JEP 483/514/515): the classes a start loads, already parsed and linked, and
+# the method profiles of a training start, so the JIT starts warm. Made once per build (about as long as one
+# start) from the jar extracted to plain jars (an AOT cache needs a plain class path, not the nested jar) and a
+# training start on a throwaway embedded database, stopped as soon as the context is up. SLUICE_AOT=0 runs the
+# nested jar without it; a cache the JVM cannot use (other JVM options) is ignored with a warning.
+aot_dir=app/target/aot
+run_jar="$jar"
+aot_opts=""
+if [ "${SLUICE_AOT:-1}" != 0 ]; then
+  if [ ! -f "$aot_dir/sluice.aot" ] || [ "$stamp" -nt "$aot_dir/sluice.aot" ]; then
+    echo "[run] preparing the start-up cache for this build (once; about as long as one start, log in $aot_dir/training.log)" >&2
+    rm -rf "$aot_dir"
+    if java -Djarmode=tools -jar "$jar" extract --destination "$aot_dir" >/dev/null 2>"$aot_dir.err"; then
+      # a sealed jar (xz) makes a start with the cache fail ("sealing violation"): the seal is only a check
+      for lib in "$aot_dir"/lib/*.jar; do
+        if unzip -p "$lib" META-INF/MANIFEST.MF 2>/dev/null | grep -qi '^Sealed: *true'; then
+          printf 'Sealed: false\n' > "$aot_dir/unseal.mf"
+          jar --update --file "$lib" --manifest "$aot_dir/unseal.mf" 2>/dev/null || true
+        fi
+      done
+      # in a process group of its own: the JVM exits at onRefresh without stopping the embedded
+      # PostgreSQL and redis-server it started, so the group's leftovers are stopped after it
+      ( unset SLUICE_DB_URL SLUICE_REDIS_URL SLUICE_DB_READ_URL
+        export SLUICE_DATA_DIR="$aot_dir/training-data"
+        exec setsid java $SLUICE_JAVA_DEFAULTS -XX:AOTCacheOutput="$aot_dir/sluice.aot" -Dspring.context.exit=onRefresh \
+          -jar "$aot_dir/$(basename "$jar")" --server.port=0 --management.server.port=0 \
+          --sluice.knowledge.sample.load-on-first-start=false ) >"$aot_dir/training.log" 2>&1 &
+      training=$!
+      trained=0
+      wait "$training" && trained=1
+      kill -INT -- "-$training" 2>/dev/null || true   # PostgreSQL's fast shutdown; redis-server stops on INT too
+      for _ in $(seq 50); do kill -0 -- "-$training" 2>/dev/null || break; sleep 0.2; done
+      kill -TERM -- "-$training" 2>/dev/null || true
+      if [ "$trained" = 1 ] && [ -f "$aot_dir/sluice.aot" ]; then
+        rm -rf "$aot_dir/training-data"
+      else
+        echo "[run] the start-up cache could not be made (see $aot_dir/training.log); starting without it" >&2
+        rm -f "$aot_dir/sluice.aot"
+      fi
+    else
+      echo "[run] could not extract $jar ($(cat "$aot_dir.err")); starting without the start-up cache" >&2
+    fi
+    rm -f "$aot_dir.err"
+  fi
+  if [ -f "$aot_dir/sluice.aot" ]; then
+    run_jar="$aot_dir/$(basename "$jar")"
+    aot_opts="-XX:AOTCache=$aot_dir/sluice.aot"
+  fi
+fi
+
 if [ -z "$demo_llm" ]; then
-  exec java $SLUICE_JAVA_DEFAULTS ${JAVA_OPTS:-} -jar "$jar" ${args[@]+"${args[@]}"}
+  exec java $SLUICE_JAVA_DEFAULTS $aot_opts ${JAVA_OPTS:-} -jar "$run_jar" ${args[@]+"${args[@]}"}
 fi
 
 # --- --demo-llm: the simulated model beside Sluice, stopped with it ---
@@ -88,7 +138,7 @@ cat >&2 <<EOF_DEMO
 [run] ============================================================================
 EOF_DEMO
 export SLUICE_LLM_BASE_URL="$demo_url/v1" SLUICE_LLM_API_KEY="demo-llm" SLUICE_LLM_SIMULATED=true
-java $SLUICE_JAVA_DEFAULTS ${JAVA_OPTS:-} -jar "$jar" ${args[@]+"${args[@]}"} &
+java $SLUICE_JAVA_DEFAULTS $aot_opts ${JAVA_OPTS:-} -jar "$run_jar" ${args[@]+"${args[@]}"} &
 sluice_pid=$!
 # Ctrl-C reaches both processes (same process group); a kill of this script is passed on to Sluice
 trap 'kill -TERM "$sluice_pid" 2>/dev/null || true' INT TERM

@@ -45,7 +45,11 @@ public final class MockProvider implements AutoCloseable {
     private final ExecutorService executor;
     private final AtomicReference<Scenario> scenario = new AtomicReference<>(Scenario.healthy());
     private volatile CountDownLatch hangRelease = new CountDownLatch(1);
-    private final AtomicReference<JsonNode> lastRequest = new AtomicReference<>();
+    /** The latest request bodies (at most {@value #KEPT_BODIES}), for tests that count their own calls among others. */
+    private final java.util.concurrent.ConcurrentLinkedDeque<JsonNode> bodies = new java.util.concurrent.ConcurrentLinkedDeque<>();
+    /** How many bodies are kept: the deque's own size() walks every node, on every request of a load test. */
+    private final java.util.concurrent.atomic.AtomicInteger keptBodies = new java.util.concurrent.atomic.AtomicInteger();
+    private static final int KEPT_BODIES = 2000;
     private volatile long remainingRequests = -1;
 
     private final AtomicLong sequence = new AtomicLong();
@@ -124,8 +128,28 @@ public final class MockProvider implements AutoCloseable {
 
     /** The body of the last chat-completion request received (null before the first): what the gateway sent. */
     public JsonNode lastRequest() {
-        return lastRequest.get();
+        return bodies.peekLast();
     }
+
+    /** How many of the latest request bodies (chat and embeddings) contain {@code text} anywhere. */
+    public long received(String text) {
+        return bodies.stream().filter(b -> b.toString().contains(text)).count();
+    }
+
+    private void keep(JsonNode body) {
+        bodies.addLast(body);
+        if (keptBodies.incrementAndGet() > KEPT_BODIES && bodies.pollFirst() != null) {
+            keptBodies.decrementAndGet();
+        }
+    }
+
+    /** The bodies of the newest chat-completion requests (up to {@value #RECENT}), oldest first. */
+    public List<JsonNode> recentRequests() {
+        List<JsonNode> chats = bodies.stream().filter(b -> b.has("messages")).toList();
+        return List.copyOf(chats.subList(Math.max(0, chats.size() - RECENT), chats.size()));
+    }
+
+    static final int RECENT = 64;
 
     /**
      * Every answer announces {@code x-ratelimit-remaining-requests: n} (reset in 5 s), as real providers do;
@@ -207,7 +231,7 @@ public final class MockProvider implements AutoCloseable {
                 respond(exchange, 400, error("request body is not JSON"), "application/json");
                 return;
             }
-            lastRequest.set(body);
+            keep(body);
             if (remainingRequests >= 0) {
                 exchange.getResponseHeaders().add("x-ratelimit-remaining-requests", Long.toString(remainingRequests));
                 exchange.getResponseHeaders().add("x-ratelimit-reset-requests", "5s");
@@ -289,7 +313,7 @@ public final class MockProvider implements AutoCloseable {
             respond(exchange, 400, error("request body is not JSON"), "application/json");
             return;
         }
-        lastRequest.set(body);
+        keep(body);
         if (random.nextDouble() < s.rateLimitRate()) {
             rateLimited(exchange, s, "rate limit reached", s.retryAfterSeconds(), 0);
             return;

@@ -1,14 +1,19 @@
 package io.sluice.console.dashboard;
 
 import java.util.ArrayList;
+import java.security.Principal;
 import java.util.List;
+import java.util.Map;
 
 import io.sluice.knowledge.sample.KnowledgeBootstrap;
 
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.ResponseBody;
+import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 
 @Controller
 class DashboardController {
@@ -16,8 +21,11 @@ class DashboardController {
     private final DashboardQueries queries;
     private final DashboardMetrics metrics;
     private final KnowledgeBootstrap bootstrap;
+    private final TokenAllocationConsole allocation;
 
-    DashboardController(DashboardQueries queries, DashboardMetrics metrics, KnowledgeBootstrap bootstrap) {
+    DashboardController(DashboardQueries queries, DashboardMetrics metrics, KnowledgeBootstrap bootstrap,
+            TokenAllocationConsole allocation) {
+        this.allocation = allocation;
         this.queries = queries;
         this.metrics = metrics;
         this.bootstrap = bootstrap;
@@ -26,6 +34,7 @@ class DashboardController {
     @GetMapping("/console")
     String dashboard(Model model) {
         stats(model);
+        model.addAttribute("allocationSettings", allocation.view());
         return "dashboard";
     }
 
@@ -42,7 +51,34 @@ class DashboardController {
         model.addAttribute("admissionQueue", queries.admissionQueue());
         model.addAttribute("admissionQueueByClass", queries.admissionQueueByClass());
         model.addAttribute("knowledgeLoad", bootstrap.progress());
+        model.addAttribute("allocation", allocation.view());
         return "dashboard :: stats";
+    }
+
+    /** Share and reserve of the token allocation, on every instance (audited). */
+    @PostMapping("/console/dashboard/token-allocation")
+    String updateAllocation(@RequestParam Map<String, String> form, Principal actor, RedirectAttributes redirect) {
+        try {
+            boolean everywhere = allocation.update(actor.getName(), form);
+            TokenAllocationConsole.View now = allocation.view();
+            redirect.addFlashAttribute(everywhere ? "notice" : "error", "Token allocation now: share "
+                + (now == null ? "?" : now.sharePercent()) + " %, reserve " + (now == null ? "?" : now.reservePercent())
+                + " %" + (everywhere ? " on every instance." : " on this instance only: Redis is unreachable."));
+        } catch (IllegalArgumentException e) {
+            redirect.addFlashAttribute("error", "Token allocation unchanged: " + e.getMessage());
+        }
+        return "redirect:/console#token-allocation";
+    }
+
+    @PostMapping("/console/dashboard/token-allocation/reset")
+    String resetAllocation(Principal actor, RedirectAttributes redirect) {
+        try {
+            allocation.reset(actor.getName());
+            redirect.addFlashAttribute("notice", "Token allocation back to the configured share and reserve.");
+        } catch (IllegalArgumentException e) {
+            redirect.addFlashAttribute("error", e.getMessage());
+        }
+        return "redirect:/console#token-allocation";
     }
 
     /** Traffic over the last hour from this instance's meters (uPlot columns, see {@link DashboardMetrics#series}). */

@@ -55,9 +55,35 @@ class IntentsConsoleController {
 
     @GetMapping("/console/intents")
     String page(@RequestParam(required = false) Long version, @RequestParam(required = false) String edit,
-            @RequestParam(required = false) UUID training, Model model) {
-        List<IntentDefinition> intents = taxonomy.all();
-        model.addAttribute("intents", intents);
+            @RequestParam(required = false) UUID training, @RequestParam(required = false) String q,
+            @RequestParam(name = "class", required = false) String cls, @RequestParam(defaultValue = "0") int page,
+            Model model) {
+        // a taxonomy of many fine intents (77 and more) is filtered and paged, its examples only counted
+        List<IntentDefinition> all = taxonomy.definitions();
+        Map<String, Integer> counts = taxonomy.exampleCounts();
+        String needle = q == null ? "" : q.strip().toLowerCase(java.util.Locale.ROOT);
+        String wanted = cls == null ? "" : cls.strip().toUpperCase(java.util.Locale.ROOT);
+        List<IntentDefinition> matching = all.stream()
+            .filter(i -> needle.isEmpty() || i.key().contains(needle)
+                || i.description().toLowerCase(java.util.Locale.ROOT).contains(needle))
+            .filter(i -> wanted.isEmpty() || i.priority().equals(wanted)).toList();
+        int pages = Math.max(1, (matching.size() + INTENTS_PER_PAGE - 1) / INTENTS_PER_PAGE);
+        int current = Math.max(0, Math.min(page, pages - 1));
+        model.addAttribute("intents", matching.subList(current * INTENTS_PER_PAGE,
+            Math.min(matching.size(), (current + 1) * INTENTS_PER_PAGE)));
+        model.addAttribute("exampleCounts", counts);
+        model.addAttribute("intentTotal", all.size());
+        model.addAttribute("intentMatching", matching.size());
+        model.addAttribute("intentPage", current);
+        model.addAttribute("intentPages", pages);
+        model.addAttribute("q", q == null ? "" : q);
+        model.addAttribute("cls", wanted);
+        Map<String, Long> byClass = new java.util.LinkedHashMap<>();
+        for (String c : List.of("S", "A", "B")) {
+            byClass.put(c, all.stream().filter(i -> i.priority().equals(c)).count());
+        }
+        model.addAttribute("classCounts", byClass);
+        model.addAttribute("exampleTotal", counts.values().stream().mapToInt(Integer::intValue).sum());
         List<StoredModel> versions = models.versions(50);
         model.addAttribute("versions", versions);
         Optional<StoredModel> shown = version != null ? models.find(version)
@@ -72,14 +98,16 @@ class IntentsConsoleController {
             model.addAttribute("latestEvaluation", r);
             model.addAttribute("latestDetails", json.readValue(r.details(), Map.class));
         });
-        if (training != null) {
-            models.training(training).ifPresent(t -> model.addAttribute("training", t));
-        }
+        // the training asked about, else the one running anywhere in the cluster (or the last one)
+        (training != null ? models.training(training) : models.currentTraining())
+            .ifPresent(t -> model.addAttribute("training", t));
         IntentDefinition editing = edit == null ? null : taxonomy.find(edit).orElse(null);
         model.addAttribute("editing", editing);
         model.addAttribute("editingExamples", editing == null ? "" : String.join("\n", editing.examples()));
         return "intents";
     }
+
+    static final int INTENTS_PER_PAGE = 25;
 
     /** One row of the priority confusion matrix with the class's precision and recall, ready for the page. */
     record ConfusionRow(String expected, List<Object> decided, Object precision, Object recall) {
@@ -136,7 +164,7 @@ class IntentsConsoleController {
     String importFile(@RequestParam("file") MultipartFile file, Principal actor, RedirectAttributes redirect) {
         try {
             Map<String, String> existing = new LinkedHashMap<>();
-            taxonomy.all().forEach(i -> existing.put(i.key(), i.priority()));
+            taxonomy.definitions().forEach(i -> existing.put(i.key(), i.priority()));
             TaxonomyChange change = TaxonomyImport.read(new InputStreamReader(file.getInputStream(), StandardCharsets.UTF_8),
                 TaxonomyImport.Format.of(file.getContentType(), file.getOriginalFilename()), existing, actor.getName());
             TaxonomyChange.Applied applied = taxonomy.apply(change, actor.getName());
@@ -154,7 +182,7 @@ class IntentsConsoleController {
     String train(@RequestParam(defaultValue = "false") boolean activate, Principal actor, RedirectAttributes redirect) {
         var started = models.start(new IntentModelService.Request(activate, false, "trained in the console"), actor.getName());
         if (started.isEmpty()) {
-            redirect.addFlashAttribute("error", "A model is already being trained on this instance.");
+            redirect.addFlashAttribute("error", "A model is already being trained (on this or another instance).");
             return "redirect:/console/intents";
         }
         audit.console(actor.getName(), "intent.model.train", "intent model", null, "training " + started.get().id());

@@ -95,6 +95,8 @@ public class ConsoleSecurityConfiguration {
                 .requestMatchers("/console/users/**", "/console/clients/**").hasRole("ADMIN")
                 .requestMatchers("/console/account/**").authenticated()
                 // every other change to the live platform: operators and admins only
+                // providers and routes are the gateway's configuration: admins only, like API keys
+                .requestMatchers(HttpMethod.POST, "/console/gateway/**").hasRole("ADMIN")
                 .requestMatchers(HttpMethod.POST, "/console/**").hasAnyRole("OPERATOR", "ADMIN")
                 .anyRequest().authenticated())
             .formLogin(form -> form.loginPage("/login").defaultSuccessUrl("/console", true).permitAll())

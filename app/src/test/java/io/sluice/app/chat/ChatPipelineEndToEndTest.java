@@ -359,7 +359,8 @@ class ChatPipelineEndToEndTest {
         assertThat(body).contains("event:meta", "event:token", "event:done");
         assertThat(body.indexOf("event:meta")).isLessThan(body.indexOf("event:token"));
         assertThat(body.indexOf("event:token")).isLessThan(body.indexOf("event:done"));
-        assertThat(body).contains("\"tier\":\"F2\"", "\"text\":\"polished \"", "\"text\":\"answer\"");
+        // F2 is checked against its FAQ answer before it goes out (shadow check): one token, not streamed
+        assertThat(body).contains("\"tier\":\"F2\"", "\"text\":\"polished answer\"");
     }
 
     @Test
@@ -402,7 +403,8 @@ class ChatPipelineEndToEndTest {
             assertThat(normal.get("badge").asText()).isEqualTo("fast answer");
 
             degradation.pin(DegradationLevel.L3, "e2e", "provider maintenance");
-            JsonNode pinned = ok(http.postJson("/api/v1/chat", chat(user(), "退款多久到账")));
+            // a question not cached yet (the L0 answer above would be served from the cache at any level)
+            JsonNode pinned = ok(http.postJson("/api/v1/chat", chat(user(), "会员积分怎么查询")));
             assertThat(pinned.get("degradationLevel").asText()).isEqualTo("L3");
             assertThat(pinned.get("tier").asText()).isEqualTo("F1");
             assertThat(pinned.get("badge").asText()).isEqualTo("automatic answer");

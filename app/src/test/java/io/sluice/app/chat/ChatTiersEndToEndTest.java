@@ -82,6 +82,9 @@ class ChatTiersEndToEndTest {
         registry.add("sluice.batch.jobs.work-queue-drain.enabled", () -> "false");
         // these tests are about tiers: every answer must really be made (the cache has its own tests)
         registry.add("sluice.chat.cache.enabled", () -> "false");
+        // these tests are about the tiers a level allows; the F2→F1 shadow check, which may serve an F2's FAQ
+        // answer as F1, has its own (FreshnessAndShadowCheckTest, GroundedAnswersEndToEndTest)
+        registry.add("sluice.chat.shadow-check.enabled", () -> "false");
         // the machine is shared and loaded: retrieval tiers get generous timeouts so their breakers stay shut
         registry.add("sluice.knowledge.chain.vector-timeout", () -> "3s");
         registry.add("sluice.knowledge.chain.bm25-timeout", () -> "2s");
@@ -163,6 +166,9 @@ class ChatTiersEndToEndTest {
         assertThat(answer.get("answer").asText()).contains("tok0");
         assertThat(answer.get("sources")).isNotEmpty().hasSizeLessThanOrEqualTo(5);
         assertThat(MOCK.counters().served()).isEqualTo(1);
+        // the level's sampling knobs for the interactive lane reached the provider (application.yml, L0)
+        assertThat(MOCK.lastRequest().get("temperature").asDouble()).isEqualTo(0.3);
+        assertThat(MOCK.lastRequest().get("top_p").asDouble()).isEqualTo(0.9);
     }
 
     @Test
@@ -183,6 +189,9 @@ class ChatTiersEndToEndTest {
         assertThat(fast.get("tier").asText()).isEqualTo("F2");
         assertThat(fast.get("badge").asText()).isEqualTo("fast answer");
         assertThat(fast.get("sources").get(0).get("kind").asText()).isEqualTo("faq");
+        // L2 answers more deterministically than L0 (application.yml: interactive 0.1 / 0.8)
+        assertThat(MOCK.lastRequest().get("temperature").asDouble()).isEqualTo(0.1);
+        assertThat(MOCK.lastRequest().get("top_p").asDouble()).isEqualTo(0.8);
         assertThat(laneB.get("priority").asText()).isEqualTo("B");
         assertThat(laneB.get("tier").asText()).isEqualTo("F1");
         assertThat(MOCK.counters().requests()).isEqualTo(calls);

@@ -25,6 +25,7 @@ import io.sluice.console.audit.AuditLog;
 import io.sluice.console.knowledge.KnowledgeConsole;
 import io.sluice.console.users.ConsoleRole;
 import io.sluice.console.users.ConsoleUsers;
+import io.sluice.governance.allocation.TokenAllocation;
 import io.sluice.governance.degradation.DegradationControl;
 import io.sluice.governance.degradation.DegradationLevel;
 import io.sluice.governance.degradation.DegradationProperties;
@@ -105,6 +106,7 @@ class ConsoleLiveSettingsBrowserTest {
     @Autowired KnowledgeConsole knowledge;
     @Autowired FaqCandidateStore candidates;
     @Autowired JdbcClient jdbc;
+    @Autowired TokenAllocation allocation;
 
     String operator;
     String viewer;
@@ -157,6 +159,46 @@ class ConsoleLiveSettingsBrowserTest {
         await().atMost(Duration.ofSeconds(10)).ignoreExceptions().untilAsserted(() ->
             assertThat(browser.findElements(By.cssSelector("#traffic-chart canvas, #tokens-chart canvas"))).hasSize(2));
         Browser.screenshot(browser, "console-dashboard-figures");
+    }
+
+    @Test
+    void tokenSharesByRequestTypeAreShownAndShareAndReserveAreEditedLiveAuditedAndAnInvalidValueChangesNothing() {
+        Http api = new Http(port, apiKeys.create("console-alloc-" + RUN + "-" + operator, ClientTier.STANDARD).key());
+        chat(api, "alloc-" + UUID.randomUUID(), "退款多久到账");
+        try {
+            logIn(operator);
+            await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() -> {
+                browser.get(url("/console"));
+                WebElement chatRow = browser.findElement(By.id("token-share-chat_answer"));
+                assertThat(Long.parseLong(chatRow.getAttribute("data-tokens"))).isPositive();
+                assertThat(chatRow.getText()).contains("interactive");
+            });
+            assertThat(browser.findElement(By.id("token-share-summary")).getAttribute("data-tokens")).isEqualTo("0");
+            fill("allocation-share", "150");
+            browser.findElement(By.id("allocation-save")).click();
+            await().atMost(Duration.ofSeconds(10)).ignoreExceptions().untilAsserted(() ->
+                assertThat(browser.findElement(By.className("error")).getText()).contains("share must be between"));
+            assertThat(allocation.settings()).isEqualTo(allocation.configuredSettings());
+
+            fill("allocation-share", "50");
+            fill("allocation-reserve", "40");
+            browser.findElement(By.id("allocation-save")).click();
+            await().atMost(Duration.ofSeconds(10)).ignoreExceptions().untilAsserted(() ->
+                assertThat(browser.findElement(By.className("notice")).getText()).contains("share 50 %, reserve 40 %"));
+            assertThat(allocation.settings()).isEqualTo(new TokenAllocation.Settings(0.5, 0.4));
+            assertThat(browser.findElement(By.id("token-allocation-source")).getText()).contains("Changed at runtime");
+            Browser.screenshot(browser, "console-dashboard-token-allocation");
+            assertThat(audit.latest(50)).anySatisfy(entry -> {
+                assertThat(entry.actor()).isEqualTo(operator);
+                assertThat(entry.action()).isEqualTo("gateway.allocation");
+                assertThat(entry.after()).isEqualTo("share 50 %, reserve 40 %");
+            });
+            browser.findElement(By.id("allocation-reset")).click();
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                assertThat(allocation.settings()).isEqualTo(allocation.configuredSettings()));
+        } finally {
+            allocation.resetToConfigured();
+        }
     }
 
     @Test

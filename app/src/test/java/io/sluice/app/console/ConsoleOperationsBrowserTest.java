@@ -106,6 +106,8 @@ class ConsoleOperationsBrowserTest {
     @Autowired WorkQueue workQueue;
     @Autowired JdbcClient jdbc;
     @Autowired MeterRegistry meters;
+    @Autowired io.sluice.governance.gateway.GatewayProperties gatewayProperties;
+    @Autowired org.redisson.api.RedissonClient redisson;
 
     String operator;
     String viewer;
@@ -141,7 +143,9 @@ class ConsoleOperationsBrowserTest {
                 .contains("provider incident drill");
             Browser.screenshot(browser, "console-governance-pinned");
 
-            JsonNode pinned = chat(api, "pin-after-" + operator);
+            // a question not cached yet: degraded levels also read the L0 answers' cache space, so the question asked
+            // above would come back from the cache at its F4
+            JsonNode pinned = chat(api, "pin-after-" + operator, "电子发票可以重开吗");
             assertThat(pinned.get("tier").asString()).isEqualTo("F1");
             assertThat(pinned.get("degradationLevel").asString()).isEqualTo("L3");
             assertThat(audit.latest(50)).anySatisfy(entry -> {
@@ -467,6 +471,85 @@ class ConsoleOperationsBrowserTest {
         assertThat(reached).contains("Skip to content", "Governance", "Knowledge", "Jobs", "Queue");
     }
 
+    @Test
+    void anAdminChangesAProviderAndARouteInTheGatewayFormOnEveryInstanceAndABadTargetChangesNothing() {
+        String stored = gatewayProperties.keyPrefix() + "gateway-config";
+        String spender = "spender-" + operator;
+        HttpResponse<String> v1 = new Http(port, apiKeys.create(spender, ClientTier.STANDARD).key()).postJson(
+            "/v1/chat/completions", "{\"model\":\"primary\",\"user\":\"u-" + operator + "\",\"messages\":[{\"role\":\"user\","
+                + "\"content\":\"Where is my parcel?\"}]}");
+        assertThat(v1.statusCode()).as(v1.body()).isEqualTo(200);
+        try {
+            logIn(operator);
+            browser.get(url("/console/gateway"));
+            assertThat(browser.findElement(By.id("spend")).getText()).as("this month's spend per key and user")
+                .contains(spender).contains("u-" + operator);
+            WebElement rpm = browser.findElement(By.id("provider-default-rpm"));
+            rpm.clear();
+            rpm.sendKeys("600");
+            browser.findElement(By.id("provider-default-save")).click();
+            await().atMost(Duration.ofSeconds(10)).ignoreExceptions().untilAsserted(() ->
+                assertThat(browser.findElement(By.className("notice")).getText()).contains("Provider default changed"));
+            assertThat(gateway.providers().get("default").settings().rpm()).isEqualTo(600);
+            assertThat(gateway.providers().get("default").requests().limit()).isEqualTo(600);
+            assertThat(redisson.<String>getBucket(stored, org.redisson.client.codec.StringCodec.INSTANCE).get())
+                .as("stored and announced for every instance").contains("\"rpm\":600");
+            assertThat(audit.latest(50)).anySatisfy(entry -> {
+                assertThat(entry.action()).isEqualTo("gateway.provider");
+                assertThat(entry.actor()).isEqualTo(operator);
+                assertThat(entry.after()).contains("rpm=600");
+            });
+
+            List<io.sluice.governance.route.ModelRoutes.Target> before = gateway.modelRoutes().targets("primary");
+            WebElement targets = browser.findElement(By.id("route-primary-targets"));
+            targets.clear();
+            targets.sendKeys("default:gpt-primary:1, nowhere:gpt-primary:2");
+            browser.findElement(By.id("route-primary-save")).click();
+            await().atMost(Duration.ofSeconds(10)).ignoreExceptions().untilAsserted(() ->
+                assertThat(browser.findElement(By.id("route-primary-error")).getText()).contains("unknown provider 'nowhere'"));
+            assertThat(gateway.modelRoutes().targets("primary")).isEqualTo(before);
+            assertThat(browser.findElement(By.id("route-primary-targets")).getDomProperty("value"))
+                .as("the form keeps what was typed").contains("nowhere:gpt-primary:2");
+            Browser.screenshot(browser, "console-gateway-route-refused");
+
+            browser.get(url("/console/gateway"));
+            targets = browser.findElement(By.id("route-primary-targets"));
+            targets.clear();
+            targets.sendKeys("default:" + before.get(0).model() + ":3");
+            browser.findElement(By.id("route-primary-save")).click();
+            await().atMost(Duration.ofSeconds(10)).ignoreExceptions().untilAsserted(() ->
+                assertThat(browser.findElement(By.className("notice")).getText()).contains("Route primary changed"));
+            assertThat(gateway.modelRoutes().targets("primary")).extracting(t -> t.weight()).containsExactly(3);
+            assertThat(browser.findElement(By.id("route-primary")).getText()).contains("changed live");
+
+            // the same through the admin API: a bad route is a 400 problem and changes nothing; the key is audited
+            Http admin = new Http(port, apiKeys.create("gateway-admin-" + operator, ClientTier.STANDARD,
+                java.util.EnumSet.of(io.sluice.api.auth.ApiScope.ADMIN)).key());
+            HttpResponse<String> refused = admin.send("PUT", "/api/v1/gateway/config/routes/light",
+                "{\"targets\":[{\"provider\":\"default\",\"model\":\"m\",\"weight\":0}]}", "Content-Type", "application/json");
+            assertThat(refused.statusCode()).as(refused.body()).isEqualTo(400);
+            assertThat(refused.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).contains("problem+json"));
+            assertThat(refused.body()).contains("no target with a positive weight");
+            HttpResponse<String> changed = admin.send("PUT", "/api/v1/gateway/config/providers/default",
+                "{\"permits\":5,\"enabled\":true}", "Content-Type", "application/json");
+            assertThat(changed.statusCode()).as(changed.body()).isEqualTo(200);
+            assertThat(JSON.readTree(changed.body()).get("rpm").asLong()).as("left out: unchanged").isEqualTo(600);
+            assertThat(gateway.providers().get("default").settings().permits()).isEqualTo(5);
+            JsonNode config = JSON.readTree(admin.get("/api/v1/gateway/config").body());
+            assertThat(config.path("routes").path("primary").path("targets").path(0).path("weight").asInt()).isEqualTo(3);
+            assertThat(config.path("overridden").path("routes").has("light")).isFalse();
+            assertThat(audit.latest(50)).anySatisfy(entry -> {
+                assertThat(entry.action()).isEqualTo("gateway.provider");
+                assertThat(entry.source()).isEqualToIgnoringCase("api");
+                assertThat(entry.after()).contains("permits=5");
+            });
+            assertThat(new Http(port, apiKeys.create("gateway-user-" + operator, ClientTier.STANDARD).key())
+                .get("/api/v1/gateway/config").statusCode()).as("admin scope only").isEqualTo(403);
+        } finally {
+            gateway.liveConfig().resetToConfigured();
+        }
+    }
+
     private long deadItem(String queue, String error) {
         long id = workQueue.enqueue(NewWorkItem.of(queue, "deferred_answer", "{\"question\":\"dead\"}")).item().id();
         jdbc.sql("UPDATE work_item SET state = 'DEAD', attempts = max_attempts, last_error = ? WHERE id = ?")
@@ -475,7 +558,11 @@ class ConsoleOperationsBrowserTest {
     }
 
     private JsonNode chat(Http api, String user) {
-        HttpResponse<String> response = api.postJson("/api/v1/chat", "{\"userId\":\"" + user + "\",\"message\":\"退款多久到账\"}");
+        return chat(api, user, "退款多久到账");
+    }
+
+    private JsonNode chat(Http api, String user, String message) {
+        HttpResponse<String> response = api.postJson("/api/v1/chat", "{\"userId\":\"" + user + "\",\"message\":\"" + message + "\"}");
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         return JSON.readTree(response.body());
     }

@@ -87,6 +87,12 @@ class OpenAiFrontDoorTest {
     @Autowired
     RequestLog requestLog;
 
+    @Autowired
+    io.sluice.knowledge.embedding.RemoteEmbeddings remoteEmbeddings;
+
+    @Autowired
+    io.micrometer.core.instrument.MeterRegistry meters;
+
     OpenAIClient openai;
 
     @BeforeEach
@@ -305,6 +311,55 @@ class OpenAiFrontDoorTest {
     }
 
     @Test
+    void aKeyWithTheSemanticCacheGetsAnEquivalentSecondCallFromTheCacheButNeverAMultiTurnOrToolsCall() {
+        var issued = apiKeys.create("v1-cache-" + UUID.randomUUID(), ClientTier.VIP);
+        keyBudgets.setPolicy(issued.client().id(), new KeyPolicy(List.of(), null, null, null, null, false, true));
+        OpenAIClient cached = OpenAIOkHttpClient.builder().apiKey(issued.key()).baseUrl("http://127.0.0.1:" + port + "/v1")
+            .maxRetries(0).build();
+        String marker = "order " + UUID.randomUUID().toString().substring(0, 8);
+        try {
+            HttpResponseFor<ChatCompletion> first = cached.chat().completions().withRawResponse()
+                .create(ask("primary", "How long does the refund of " + marker + " take?"));
+            assertThat(first.headers().values("X-Sluice-Cache")).containsExactly("miss");
+            String answer = first.parse().choices().get(0).message().content().orElseThrow();
+
+            // the same question, spaced differently: one standalone user turn, the same system prompt
+            HttpResponseFor<ChatCompletion> second = cached.chat().completions().withRawResponse()
+                .create(ask("primary", "How long does the refund of  " + marker + "  take ?"));
+            assertThat(second.headers().values("X-Sluice-Cache")).containsExactly("hit");
+            assertThat(second.headers().values("X-Sluice-Tier")).containsExactly("F4");
+            assertThat(second.parse().choices().get(0).message().content()).contains(answer);
+            assertThat(MOCK.received(marker.substring(6))).as("the mock answered the first call only").isEqualTo(1);
+
+            // a second turn of a conversation, or a call with tools, never comes from (or goes into) the cache
+            ChatCompletionCreateParams multiTurn = ChatCompletionCreateParams.builder().model("primary")
+                .addSystemMessage("You answer customer questions.")
+                .addUserMessage("How long does the refund of " + marker + " take?")
+                .addAssistantMessage(answer).addUserMessage("How long does the refund of " + marker + " take?").build();
+            HttpResponseFor<ChatCompletion> third = cached.chat().completions().withRawResponse().create(multiTurn);
+            assertThat(third.headers().values("X-Sluice-Cache")).isEmpty();
+            HttpResponseFor<ChatCompletion> withTools = cached.chat().completions().withRawResponse().create(
+                ChatCompletionCreateParams.builder().model("primary").addSystemMessage("You answer customer questions.")
+                    .addUserMessage("How long does the refund of " + marker + " take?")
+                    .addTool(com.openai.models.chat.completions.ChatCompletionFunctionTool.builder()
+                        .function(com.openai.models.FunctionDefinition.builder().name("lookup_order").build()).build())
+                    .build());
+            assertThat(withTools.headers().values("X-Sluice-Cache")).isEmpty();
+            assertThat(MOCK.received(marker.substring(6))).as("both went to the provider").isEqualTo(3);
+
+            // a key without the flag is never served from the cache, even for the cached question
+            HttpResponseFor<ChatCompletion> plain = openai.chat().completions().withRawResponse()
+                .create(ask("primary", "How long does the refund of " + marker + " take?"));
+            assertThat(plain.headers().values("X-Sluice-Cache")).isEmpty();
+            assertThat(MOCK.received(marker.substring(6))).isEqualTo(4);
+            assertThat(requestLog.find(new RequestLog.Filter(issued.client().id(), null, "cache", 200, null, null), 10))
+                .as("the hit is in the request log with provider 'cache'").hasSize(1);
+        } finally {
+            cached.close();
+        }
+    }
+
+    @Test
     void aKeyOverItsDailyTokenBudgetGets429WithTheBudgetTypeAndItsSpendMatchesTheMock() {
         var issued = apiKeys.create("budget-" + UUID.randomUUID(), ClientTier.VIP);
         keyBudgets.setPolicy(issued.client().id(), new KeyPolicy(List.of("primary"), 100L, null, null, null, false));
@@ -349,6 +404,51 @@ class OpenAiFrontDoorTest {
 
         assertThat(response.data()).hasSize(2).allSatisfy(e -> assertThat(e.embedding()).hasSize(8));
         assertThat(MOCK.lastRequest().path("input").size()).isEqualTo(2);
+    }
+
+    @Test
+    void theRemoteKnowledgeEmbedderCallsThroughTheGatewaysEmbeddingLaneNeverDirectly() {
+        var settings = new io.sluice.knowledge.config.KnowledgeProperties.Embedding("openai", null, "embedding", null, 8, 16,
+            0, 1, "none");
+        io.sluice.knowledge.embedding.Embedder embedder =
+            io.sluice.knowledge.config.KnowledgeConfiguration.remoteEmbedder(settings, remoteEmbeddings);
+        double okBefore = embeddings("ok");
+        long requestsBefore = MOCK.counters().requests();
+
+        List<float[]> vectors = embedder.embedAll(List.of("退款多久到账", "where is my order", "发票怎么开"));
+
+        assertThat(vectors).hasSize(3).allSatisfy(v -> assertThat(v).hasSize(8));
+        assertThat(MOCK.lastRequest().path("input").size()).as("one batch at the mock's /v1/embeddings").isEqualTo(3);
+        assertThat(MOCK.counters().requests()).isGreaterThan(requestsBefore);
+        assertThat(embeddings("ok") - okBefore).as("counted by the embedding lane").isEqualTo(1);
+
+        // every permit of the embedding lane held: the embedder is refused by the lane, nothing reaches the provider
+        List<io.sluice.governance.permit.PermitLease> held = new ArrayList<>();
+        try {
+            int size = permits.size("embedding");
+            for (int i = 0; i < size; i++) {
+                held.add(permits.tryAcquire("embedding", Duration.ofSeconds(2)).orElseThrow());
+            }
+            assertThat(meters.get("sluice.gateway.permits.used").tag("lane", "embedding").gauge().value()).isEqualTo(size);
+            long requestsHeld = MOCK.counters().requests();
+            double saturatedBefore = embeddings("saturated");
+            assertThatThrownBy(() -> embedder.embedAll(List.of("退款")))
+                .isInstanceOf(io.sluice.knowledge.embedding.EmbeddingException.class).hasMessageContaining("saturated");
+            assertThat(embeddings("saturated") - saturatedBefore).isEqualTo(1);
+            assertThat(MOCK.lastRequest().path("input").size()).as("the refused call never reached the mock").isEqualTo(3);
+            assertThat(MOCK.counters().requests() - requestsHeld).isLessThanOrEqualTo(0);
+        } finally {
+            held.forEach(io.sluice.governance.permit.PermitLease::close);
+        }
+        var withEndpoint = new io.sluice.knowledge.config.KnowledgeProperties.Embedding("openai", "http://elsewhere/v1",
+            "embedding", null, 8, 16, 0, 1, "none");
+        assertThatThrownBy(() -> io.sluice.knowledge.config.KnowledgeConfiguration.remoteEmbedder(withEndpoint,
+            remoteEmbeddings)).as("a direct endpoint is refused at start-up").hasMessageContaining("goes through the gateway");
+    }
+
+    private double embeddings(String outcome) {
+        var counter = meters.find("sluice.gateway.embeddings").tag("outcome", outcome).counter();
+        return counter == null ? 0 : counter.count();
     }
 
     /**
@@ -409,5 +509,72 @@ class OpenAiFrontDoorTest {
         } finally {
             stranger.close();
         }
+    }
+
+    @Autowired
+    org.springframework.jdbc.core.simple.JdbcClient jdbc;
+
+    @Test
+    void theRequestLogAndTheSpendAreWrittenBehindYetEveryReadSeesEveryCallThatEnded() {
+        var issued = apiKeys.create("write-behind-" + UUID.randomUUID(), ClientTier.VIP);
+        OpenAIClient own = OpenAIOkHttpClient.builder().apiKey(issued.key()).baseUrl("http://127.0.0.1:" + port + "/v1")
+            .maxRetries(0).build();
+        try {
+            long tokens = 0;
+            for (int i = 0; i < 3; i++) {
+                tokens += own.chat().completions().create(ask("primary", "Where is my parcel? " + i)).usage().orElseThrow()
+                    .totalTokens();
+            }
+            long client = issued.client().id();
+            long counted = tokens;
+
+            // no waiting: a read writes what is still queued first
+            assertThat(requestLog.find(new RequestLog.Filter(client, null, null, 200, "F4", null), 10)).hasSize(3)
+                .allSatisfy(row -> assertThat(row.at()).isNotNull());
+            var today = java.time.LocalDate.now(java.time.ZoneOffset.UTC);
+            assertThat(keyBudgets.rows(client, today, today)).singleElement().satisfies(row -> {
+                assertThat(row.requests()).isEqualTo(3);
+                assertThat(row.promptTokens() + row.completionTokens()).isEqualTo(counted);
+            });
+        } finally {
+            own.close();
+        }
+    }
+
+    @Test
+    void whatIsQueuedIsWrittenAtShutdownAndAFullQueueMakesTheCallWriteItsOwn() {
+        var client = apiKeys.create("write-behind-close-" + UUID.randomUUID(), ClientTier.STANDARD).client().id();
+        // flushes once a minute, at most 2 rows and 2 spend sums queued: nothing is written before close() but overflow
+        var properties = new io.sluice.api.openai.keys.KeyBudgetProperties(java.util.Map.of(), Duration.ofDays(14),
+            Duration.ofSeconds(2), new io.sluice.api.openai.keys.KeyBudgetProperties.WriteBehind(true, Duration.ofMinutes(1), 2));
+        RequestLog log = new RequestLog(jdbc, properties);
+        KeyBudgets budgets = new KeyBudgets(jdbc, properties, java.time.Clock.systemUTC());
+        var writeBehind = new io.sluice.api.openai.keys.GatewayWriteBehind(log, budgets, properties);
+        for (int i = 0; i < 3; i++) {
+            log.write(new RequestLog.Entry(null, client, "u" + i, "primary", "primary", "default", 200, "F4", 5, 1, 2, false,
+                null));
+        }
+        budgets.record(client, "u0", "m", "default", 1, 2);
+        budgets.record(client, "u0", "m", "default", 1, 2); // the same row: added up in memory
+        budgets.record(client, "u1", "m", "default", 10, 20);
+        budgets.record(client, "u2", "m", "default", 100, 200); // a third row, past the bound: written at once
+
+        assertThat(log.pending()).isEqualTo(2);
+        assertThat(budgets.pending()).isEqualTo(2);
+        assertThat(rows("gateway_request_log", client)).as("the third row found no room and was written by its call")
+            .isEqualTo(1);
+        assertThat(rows("gateway_spend", client)).isEqualTo(1);
+
+        writeBehind.close();
+
+        assertThat(log.pending()).isZero();
+        assertThat(budgets.pending()).isZero();
+        assertThat(rows("gateway_request_log", client)).isEqualTo(3);
+        assertThat(jdbc.sql("SELECT sum(requests), sum(prompt_tokens + completion_tokens) FROM gateway_spend WHERE client_id = ?")
+            .param(client).query((rs, n) -> List.of(rs.getLong(1), rs.getLong(2))).single()).containsExactly(4L, 336L);
+    }
+
+    private long rows(String table, long client) {
+        return jdbc.sql("SELECT count(*) FROM " + table + " WHERE client_id = ?").param(client).query(Long.class).single();
     }
 }

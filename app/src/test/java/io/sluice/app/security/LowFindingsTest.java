@@ -87,7 +87,8 @@ class LowFindingsTest extends SecuritySuite {
     void embeddedNewlinesCannotForgeLogLines(CapturedOutput output) {
         Client c = client("forger", "chat");
         assertProblem(c.http().postJson("/api/v1/chat", chat("u\nINFO forged", "hi")), 400, "invalid-request");
-        String marker = "FORGED-" + UUID.randomUUID();
+        // no digits: a random UUID sometimes holds a run of digits the log's personal-number masking hides
+        String marker = "FORGED-" + UUID.randomUUID().toString().replaceAll("[0-9]", "x");
         HttpResponse<String> answered = c.http().postJson("/api/v1/chat",
             chat("u1", "退款多久\n2026-01-01 INFO " + marker + " admin logged in"));
         assertThat(answered.statusCode()).isEqualTo(200);

@@ -9,8 +9,8 @@ import java.time.Duration;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -64,7 +64,16 @@ public final class Browser {
         WebElement page = driver.findElement(By.tagName("html"));
         driver.findElement(target).click();
         WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(60));
-        wait.until(ExpectedConditions.stalenessOf(page));
+        // the old page is gone once touching its root fails: as a stale element, or (Chromium 156, a race of the
+        // same thing) as an inspector error that the node no longer belongs to the document
+        wait.until(d -> {
+            try {
+                page.isEnabled();
+                return false;
+            } catch (WebDriverException gone) {
+                return true;
+            }
+        });
         wait.until(d -> "complete".equals(((JavascriptExecutor) d).executeScript("return document.readyState")));
     }
 

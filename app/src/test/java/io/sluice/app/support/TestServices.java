@@ -31,6 +31,8 @@ public final class TestServices {
         registry.add("sluice.chat.cache.key-prefix", () -> "test:" + run + ":cache:");
         registry.add("sluice.chat.admission.cluster.key-prefix", () -> "test:" + run + ":admission:");
         registry.add("sluice.semantics.key-prefix", () -> "test:" + run + ":semantics:");
+        registry.add("sluice.gateway.allocation.key-prefix", () -> "test:" + run + ":alloc:");
+        registry.add("sluice.ingress.rate.llm-calls.key-prefix", () -> "test:" + run + ":llm-calls:");
     }
 
     public static String databaseUrl() {

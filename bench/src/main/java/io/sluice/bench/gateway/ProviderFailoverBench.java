@@ -54,7 +54,9 @@ import org.redisson.config.Config;
  * (and a is back); 30–40 s b announces 3 remaining requests (below its shift threshold of 10). Per second:
  * answers by provider, and calls not answered. Writes {@code docs/bench/provider-failover.png} and
  * {@code docs/bench-runs/provider-failover.md}.
- * Usage: {@code ProviderFailoverBench [redisUrl] [callers] [outDir]}.
+ * The harness runs it as scenario {@code provider-failover} ({@code scripts/bench.sh --scenarios provider-failover};
+ * full mode too, not the short CI smoke), with the invariants {@link Result#checks()}.
+ * Usage on its own: {@code ProviderFailoverBench [redisUrl] [callers] [outDir]}.
  */
 public final class ProviderFailoverBench {
 
@@ -65,10 +67,56 @@ public final class ProviderFailoverBench {
     private ProviderFailoverBench() {
     }
 
+    /** One phase's counts: answers by provider, calls not answered, requests that reached each mock, b's 429s. */
+    public record Row(String phase, long byA, long byB, long byC, long notAnswered, long reachedA, long reachedB,
+            long reachedC, long bRateLimited) {
+    }
+
+    /** One invariant: its name, what was measured, whether it held. */
+    public record Check(String name, String measured, boolean passed) {
+    }
+
+    /** What one run measured, and where its chart and table went. */
+    public record Result(List<Row> rows, int callers, Path chart, Path table) {
+
+        /**
+         * The acceptance of issue 16: no call lost in any phase; a rate-limited b gets nothing until its
+         * Retry-After (at most one 429 per 5 s, plus one at the phase edge); a b low on requests gets no 429 and
+         * under 5 % of the calls (traffic moved before any 429).
+         */
+        public List<Check> checks() {
+            List<Check> checks = new ArrayList<>();
+            long lost = rows.stream().mapToLong(Row::notAnswered).sum();
+            checks.add(new Check("no call lost (every phase)", lost + " not answered", lost == 0));
+            Row limited = rows.get(Phase.B_RATE_LIMITED.ordinal());
+            checks.add(new Check("b rate-limited: nothing sent to it until Retry-After", limited.bRateLimited()
+                + " 429s from b in 10 s (Retry-After 5 s)", limited.bRateLimited() <= 3));
+            Row low = rows.get(Phase.B_LOW.ordinal());
+            long total = low.byA() + low.byB() + low.byC() + low.notAnswered();
+            checks.add(new Check("b low on remaining requests: shifted before any 429", low.bRateLimited() + " 429s, "
+                + low.reachedB() + " of " + total + " calls reached b", low.bRateLimited() == 0 && low.reachedB() * 20 < total));
+            Row down = rows.get(Phase.A_DOWN.ordinal());
+            checks.add(new Check("a down: answered by b and c", down.byA() + " answers from a, " + (down.byB() + down.byC())
+                + " from b and c", down.notAnswered() == 0 && down.byB() + down.byC() > 0));
+            return checks;
+        }
+
+        public boolean passed() {
+            return checks().stream().allMatch(Check::passed);
+        }
+    }
+
     public static void main(String[] args) throws Exception {
         String redisUrl = args.length > 0 ? args[0] : System.getenv("SLUICE_REDIS_URL");
         int callers = args.length > 1 ? Integer.parseInt(args[1]) : 16;
         Path out = Path.of(args.length > 2 ? args[2] : "docs");
+        Result result = run(redisUrl, callers, out);
+        result.checks().forEach(c -> System.out.println((c.passed() ? "ok   " : "FAIL ") + c.name() + ": " + c.measured()));
+        System.exit(result.passed() ? 0 : 1);
+    }
+
+    /** Runs the four phases (40 s); writes {@code out/bench/provider-failover.png} and {@code out/bench-runs/provider-failover.md}. */
+    public static Result run(String redisUrl, int callers, Path out) throws Exception {
         Config config = new Config();
         config.useSingleServer().setAddress(redisUrl).setConnectionPoolSize(64).setConnectionMinimumIdleSize(4);
         RedissonClient redisson = Redisson.create(config);
@@ -126,8 +174,18 @@ public final class ProviderFailoverBench {
                 }
                 pool.shutdown();
                 pool.awaitTermination(30, TimeUnit.SECONDS);
-                chart(perSecond, out.resolve("bench").resolve("provider-failover.png"));
-                report(perPhase, requestsAt, callers, out.resolve("bench-runs").resolve("provider-failover.md"));
+                Path chart = out.resolve("bench").resolve("provider-failover.png");
+                Path table = out.resolve("bench-runs").resolve("provider-failover.md");
+                chart(perSecond, chart);
+                report(perPhase, requestsAt, callers, table);
+                List<Row> rows = new ArrayList<>();
+                for (Phase p : Phase.values()) {
+                    Map<String, AtomicLong> m = perPhase.get(p);
+                    long[] r = requestsAt.get(p);
+                    rows.add(new Row(p.name().toLowerCase().replace('_', ' '), get(m, "a"), get(m, "b"), get(m, "c"),
+                        get(m, "not answered"), r[0], r[1], r[2], r[3]));
+                }
+                return new Result(List.copyOf(rows), callers, chart, table);
             }
         } finally {
             redisson.shutdown(0, 2, TimeUnit.SECONDS);

@@ -11,15 +11,21 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntFunction;
 import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 import org.HdrHistogram.ConcurrentHistogram;
 import org.HdrHistogram.Histogram;
@@ -63,6 +69,38 @@ final class CapacityBench {
             Map<String, Duration> cpu) {
     }
 
+    /** Why requests failed, counted by kind (status and problem type, or the exception): the log says it, not just how many. */
+    static final class Failures {
+        // an OpenAI error's code says more than its type ("overloaded" vs "server_error"); a problem+json has a type
+        private static final Pattern CODE = Pattern.compile("\"code\"\\s*:\\s*\"([^\"]{1,80})\"");
+        private static final Pattern TYPE = Pattern.compile("\"type\"\\s*:\\s*\"([^\"]{1,80})\"");
+        private final Map<String, LongAdder> byKind = new ConcurrentHashMap<>();
+
+        void add(int status, String body) {
+            String text = body == null ? "" : body;
+            Matcher code = CODE.matcher(text);
+            Matcher type = TYPE.matcher(text);
+            add(status + (code.find() ? " " + code.group(1) : type.find() ? " " + type.group(1) : ""));
+        }
+
+        void add(String kind) {
+            byKind.computeIfAbsent(kind, k -> new LongAdder()).increment();
+        }
+
+        /** The three commonest kinds, e.g. {@code 429 rate_limited ×120}; empty when nothing failed. */
+        String top() {
+            return byKind.entrySet().stream()
+                .sorted(Map.Entry.<String, LongAdder>comparingByValue(
+                    Comparator.comparingLong(LongAdder::sum)).reversed())
+                .limit(3).map(e -> e.getKey() + " ×" + e.getValue().sum())
+                .collect(Collectors.joining(", "));
+        }
+    }
+
+    /** Warm-up of Sluice's {@code /v1} and of each {@code /api/v1/chat} path, in legs' lengths (the report says them). */
+    static final int V1_WARM_UP_LEGS = 4;
+    static final int CHAT_WARM_UP_LEGS = 2;
+
     static final String SLUICE = "sluice";
     static final String REDIS = "redis";
     static final String PROVIDER_KEY = "bench-provider-key";
@@ -83,6 +121,10 @@ final class CapacityBench {
         o.put("sluice.ingress.rate.global.max-rate", "100000");
         o.put("sluice.ingress.rate.user.capacity", "100000");
         o.put("sluice.ingress.rate.user.refill-per-second", "10000");
+        // each connection is one end user making 20 calls/s: the per-user LLM-call window (30/min) would refuse it
+        o.put("sluice.ingress.rate.llm-calls.enabled", "false");
+        // the token allocation stays in the path (its script runs per call) with a budget no leg can spend
+        o.put("sluice.gateway.allocation.limit", "2000000000");
         o.put("server.tomcat.max-connections", Integer.toString(streams + 4096));
         o.put("server.tomcat.accept-count", "4096");
         o.put("sluice.permits.key-prefix", "sluice:bench-capacity:" + Long.toHexString(System.nanoTime()) + ":permits:");
@@ -112,7 +154,9 @@ final class CapacityBench {
     List<Leg> throughput(double seconds, long[][] plan) throws InterruptedException {
         List<Leg> legs = new ArrayList<>();
         latency(50, 0, 8);
-        closedLoop("warm-up", "sluice", 128, 2 * seconds);
+        // C2 needs about a minute and a half of this load on 2 cores before Sluice's CPU per answer settles
+        // (hand-run, quiet machine: 2.2 → 1.1 ms from the second to the fifth 20 s run)
+        closedLoop("warm-up", "sluice", 128, V1_WARM_UP_LEGS * seconds);
         if (portkey != null) {
             closedLoop("warm-up", "portkey", 128, seconds);
         }
@@ -167,13 +211,13 @@ final class CapacityBench {
             r -> true);
         List<Leg> legs = new ArrayList<>();
         // warm-up of each path, then the measured leg
-        loop("warm-up", SLUICE, fleet.url("a") + chat, h, connections, seconds,
+        loop("warm-up", SLUICE, fleet.url("a") + chat, h, connections, CHAT_WARM_UP_LEGS * seconds,
             i -> "{\"userId\":\"cache-" + i + "\",\"message\":\"" + question + "\"}", r -> true);
         legs.add(loop("exact cache hit", SLUICE, fleet.url("a") + chat, h, connections, seconds,
             i -> "{\"userId\":\"cache-" + i + "\",\"message\":\"" + question + "\"}", r -> r.body().contains("\"cached\":true")));
         IntFunction<String> faq = i -> "{\"userId\":\"faq-" + i + "\",\"message\":\""
             + LoadGenerator.MESSAGES.get(i % LoadGenerator.MESSAGES.size()).formatted("1390000" + (1000 + i)) + "\"}";
-        loop("warm-up", "sluice b", fleet.url("b") + chat, h, connections, seconds, faq, r -> true);
+        loop("warm-up", "sluice b", fleet.url("b") + chat, h, connections, CHAT_WARM_UP_LEGS * seconds, faq, r -> true);
         legs.add(loop("FAQ tier (F1)", "sluice b", fleet.url("b") + chat, h, connections, seconds, faq,
             r -> r.body().contains("\"tier\":\"F1\"")));
         return legs;
@@ -187,6 +231,7 @@ final class CapacityBench {
         AtomicLong answers = new AtomicLong();
         AtomicLong failures = new AtomicLong();
         AtomicLong fiveXx = new AtomicLong();
+        Failures why = new Failures();
         long end = System.nanoTime() + (long) (seconds * 1e9);
         List<Thread> workers = new ArrayList<>();
         for (int i = 0; i < connections; i++) {
@@ -204,12 +249,18 @@ final class CapacityBench {
                             latency.recordValue(Math.min(latency.getHighestTrackableValue(), System.nanoTime() - started));
                         } else {
                             failures.incrementAndGet();
+                            if (r.statusCode() == 200) {
+                                why.add("200 not what was meant (tier " + r.headers().firstValue("X-Sluice-Tier").orElse("?") + ")");
+                            } else {
+                                why.add(r.statusCode(), r.body());
+                            }
                             if (r.statusCode() >= 500) {
                                 fiveXx.incrementAndGet();
                             }
                         }
                     } catch (IOException e) {
                         failures.incrementAndGet();
+                        why.add(e.getClass().getSimpleName());
                     } catch (InterruptedException e) {
                         return;
                     }
@@ -228,7 +279,8 @@ final class CapacityBench {
             processes.since(before));
         ScenarioRunner.log(String.format("capacity %s %s x%d: %.0f answers/s, %d failures (%d 5xx), p50 %.1f p99 %.1f ms,"
             + " CPU ms/answer sluice+redis %.3f", name, target, connections, leg.perSecond(), leg.failures(), leg.fiveXx(),
-            leg.p(50), leg.p(99), leg.cpuMsPerAnswer(target.equals("sluice b") ? "sluice b" : SLUICE, REDIS)));
+            leg.p(50), leg.p(99), leg.cpuMsPerAnswer(target.equals("sluice b") ? "sluice b" : SLUICE, REDIS))
+            + (leg.failures() > 0 ? "; failures: " + why.top() : ""));
         return leg;
     }
 
@@ -270,6 +322,7 @@ final class CapacityBench {
         AtomicLong completed = new AtomicLong();
         AtomicLong failed = new AtomicLong();
         AtomicLong fiveXx = new AtomicLong();
+        Failures why = new Failures();
         CountDownLatch done = new CountDownLatch(streams);
         Map<String, Duration> before = processes.cpuNow();
         long started = System.nanoTime();
@@ -301,12 +354,15 @@ final class CapacityBench {
                         if (r.statusCode() >= 500) {
                             fiveXx.incrementAndGet();
                         }
-                        r.body().close();
+                        try (InputStream in = r.body()) {
+                            why.add(r.statusCode(), new String(in.readNBytes(2048), StandardCharsets.UTF_8));
+                        }
                         return;
                     }
                     try (BufferedReader in = new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8))) {
                         String line;
                         boolean ok = false;
+                        String error = null;
                         while ((line = in.readLine()) != null) {
                             if (!counted && (line.startsWith("data:") || line.startsWith("event:"))) {
                                 counted = true;
@@ -317,14 +373,23 @@ final class CapacityBench {
                                 ok = true;
                             }
                             if (line.equals("event:error") || line.contains("\"stream_broken\"")) {
-                                ok = false;
+                                error = line;
                                 break;
                             }
                         }
-                        (ok ? completed : failed).incrementAndGet();
+                        if (error != null) {
+                            why.add("stream error: " + error.substring(0, Math.min(120, error.length())));
+                            failed.incrementAndGet();
+                        } else if (!ok) {
+                            why.add("stream ended without its last event");
+                            failed.incrementAndGet();
+                        } else {
+                            completed.incrementAndGet();
+                        }
                     }
                 } catch (IOException e) {
                     failed.incrementAndGet();
+                    why.add(e.getClass().getSimpleName());
                 } catch (InterruptedException e) {
                     failed.incrementAndGet();
                 } finally {
@@ -365,12 +430,14 @@ final class CapacityBench {
             target.startsWith("sluice") ? maxHeap[0] : Double.NaN, permits, queue, openAfter, first, cpu);
         ScenarioRunner.log(String.format("capacity streams %s: %d opened, %d completed, %d failed (%d 5xx), peak open %d,"
             + " max heap %.0f MB, permits after %.0f, queue after %.0f", target, streams, leg.completed(), leg.failed(),
-            leg.fiveXx(), leg.peakOpen(), leg.maxHeapMb(), permits, queue));
+            leg.fiveXx(), leg.peakOpen(), leg.maxHeapMb(), permits, queue) + (leg.failed() > 0 ? "; failures: " + why.top() : ""));
         return leg;
     }
 
     private static String streamBody() {
-        return "{\"model\":\"primary\",\"stream\":true,\"user\":\"s\",\"messages\":[{\"role\":\"user\","
+        // one end user per stream, as 5,000 open streams are in practice (one user's first requests are bounded
+        // by the new-user bucket until an answer of theirs ends)
+        return "{\"model\":\"primary\",\"stream\":true,\"user\":\"s-%d\",\"messages\":[{\"role\":\"user\","
             + "\"content\":\"Where is my parcel? Order 4711.\"}]}";
     }
 

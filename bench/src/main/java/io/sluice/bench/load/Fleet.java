@@ -145,7 +145,8 @@ final class Fleet implements AutoCloseable {
         env.put("SLUICE_LLM_API_KEY", "bench-provider-key");
         env.put("SLUICE_DEMO_API_KEY", API_KEY);
         // the harness submits tasks and launches the drain job with the demo key besides chatting
-        env.put("SLUICE_DEMO_SCOPES", "chat,openai,tasks,jobs");
+        // … and reads each instance's alerts (GET /api/v1/alerts is an operator call: admin)
+        env.put("SLUICE_DEMO_SCOPES", "chat,openai,tasks,jobs,admin");
         env.put("SLUICE_WORKER_ID", "bench-" + name);
         Path log = options.workDir().resolve("instance-" + name + ".log");
         long logStart = Files.exists(log) ? Files.size(log) : 0;

@@ -65,6 +65,32 @@ final class LoadGenerator implements AutoCloseable {
     });
     private final HttpClient http;
     private final SplittableRandom random = new SplittableRandom(7);
+    private final SplittableRandom choices = new SplittableRandom(11);
+    private volatile OfferPolicy offerPolicy;
+
+    /**
+     * How the generator answers fast-mode offers (issue 18): a share of the requests go to {@code /api/v1/chat/stream};
+     * when one gets an {@code offer} event, a complaint (S) keeps its place, any other takes the fast answer with
+     * probability {@code takeFast}, a deferred answer with {@code defer}, else keeps its place.
+     */
+    record OfferPolicy(double streamShare, double takeFast, double defer, ScenarioExtras.Offers stats) {
+
+        String choose(boolean complaint, double r) {
+            if (complaint) {
+                return "keep";
+            }
+            return r < takeFast ? "fast" : r < takeFast + defer ? "defer" : "keep";
+        }
+    }
+
+    /** Streams a share of the requests and answers their offers (null: plain POSTs only, as before). */
+    void offers(OfferPolicy policy) {
+        this.offerPolicy = policy;
+    }
+
+    private synchronized double chance() {
+        return choices.nextDouble();
+    }
 
     LoadGenerator(Timeline timeline, List<String> targets, Duration deadline, int maxInFlight) {
         this.timeline = timeline;
@@ -129,7 +155,10 @@ final class LoadGenerator implements AutoCloseable {
         }
         timeline.sent(intended);
         String body = body();
-        attempt(pickTarget(null), body, intended, true).whenComplete((outcome, error) -> {
+        OfferPolicy policy = offerPolicy;
+        CompletableFuture<Outcome> sending = policy != null && chance() < policy.streamShare()
+            ? stream(pickTarget(null), body, intended, policy) : attempt(pickTarget(null), body, intended, true);
+        sending.whenComplete((outcome, error) -> {
             Outcome result = error == null ? outcome
                 : violation(intended, 0, "harness error: " + error);
             timeline.record(intended, result);
@@ -168,6 +197,142 @@ final class LoadGenerator implements AutoCloseable {
                 }
                 return CompletableFuture.completedFuture(violation(intended, 0, cause.toString()));
             });
+    }
+
+    /** One request as an SSE stream: its offer answered by the policy, its end classified like a plain answer. */
+    private CompletableFuture<Outcome> stream(String target, String body, long intended, OfferPolicy policy) {
+        if (target == null) {
+            return CompletableFuture.completedFuture(violation(intended, 0, "no live instance"));
+        }
+        long remaining = deadline.toNanos() - (System.nanoTime() - intended);
+        if (remaining <= 0) {
+            return CompletableFuture.completedFuture(violation(intended, 0, "deadline passed before sending"));
+        }
+        policy.stats().streams.incrementAndGet();
+        HttpRequest request = HttpRequest.newBuilder(URI.create(target + "/api/v1/chat/stream"))
+            .timeout(Duration.ofNanos(remaining))
+            .header("Authorization", "Bearer " + Fleet.API_KEY)
+            .header("Content-Type", "application/json")
+            .header("Accept", "text/event-stream")
+            .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+        SseReader reader = new SseReader(target, body.contains("投诉"), policy);
+        return http.sendAsync(request, HttpResponse.BodyHandlers.fromLineSubscriber(reader))
+            .thenApply(response -> reader.outcome(response, intended))
+            .exceptionally(error -> {
+                Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+                policy.stats().ended(reader.choice, null, 0);
+                return violation(intended, 0, cause instanceof HttpTimeoutException ? "no answer within " + deadline
+                    : "stream: " + cause);
+            });
+    }
+
+    /** Reads one chat stream's events as they come; answers its offer at once. */
+    private final class SseReader implements java.util.concurrent.Flow.Subscriber<String> {
+        private final String target;
+        private final boolean complaint;
+        private final OfferPolicy policy;
+        private String event;
+        private volatile String tier;
+        private volatile String priority;
+        private volatile long queueWaitMs;
+        private volatile boolean cached;
+        private volatile boolean done;
+        private volatile int errorStatus;
+        private volatile boolean errorRetryAfter;
+        private volatile String choice = "none";
+
+        SseReader(String target, boolean complaint, OfferPolicy policy) {
+            this.target = target;
+            this.complaint = complaint;
+            this.policy = policy;
+        }
+
+        @Override
+        public void onSubscribe(java.util.concurrent.Flow.Subscription subscription) {
+            subscription.request(Long.MAX_VALUE);
+        }
+
+        @Override
+        public void onNext(String line) {
+            if (line.startsWith("event:")) {
+                event = line.substring(6).trim();
+            } else if (line.startsWith("data:") && event != null) {
+                String name = event;
+                event = null;
+                JsonNode data;
+                try {
+                    data = JSON.readTree(line.substring(5).trim());
+                } catch (RuntimeException e) {
+                    return;
+                }
+                switch (name) {
+                    case "offer" -> offered(data);
+                    case "meta" -> {
+                        tier = data.path("tier").asString(null);
+                        priority = data.path("priority").asString(null);
+                        queueWaitMs = data.path("queueWaitMs").asLong(0);
+                        cached = data.path("cached").asBoolean(false);
+                    }
+                    case "done" -> done = true;
+                    case "error" -> {
+                        errorStatus = data.path("status").asInt(0);
+                        errorRetryAfter = data.has("retryAfter");
+                    }
+                    default -> {
+                        // queued, token: nothing to keep
+                    }
+                }
+            }
+        }
+
+        private void offered(JsonNode offer) {
+            policy.stats().offered.incrementAndGet();
+            String chosen = policy.choose(complaint, chance());
+            choice = chosen;
+            policy.stats().chose(chosen);
+            HttpRequest request = HttpRequest.newBuilder(URI.create(target + "/api/v1/chat/"
+                    + offer.path("requestId").asString("") + "/offer"))
+                .timeout(Duration.ofSeconds(5))
+                .header("Authorization", "Bearer " + Fleet.API_KEY)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"choice\":\"" + chosen + "\"}")).build();
+            http.sendAsync(request, HttpResponse.BodyHandlers.discarding())
+                .thenAccept(response -> policy.stats().choiceAnswered(response.statusCode()))
+                .exceptionally(error -> {
+                    policy.stats().choiceAnswered(0);
+                    return null;
+                });
+        }
+
+        @Override
+        public void onError(Throwable throwable) {
+            // the response future fails too: classified there
+        }
+
+        @Override
+        public void onComplete() {
+        }
+
+        Outcome outcome(HttpResponse<Void> response, long intended) {
+            long latency = System.nanoTime() - intended;
+            int status = response.statusCode();
+            boolean late = latency > deadline.toNanos();
+            Outcome outcome;
+            if (status == 200 && done && tier != null && !late) {
+                outcome = new Outcome(Outcome.Kind.ANSWERED, tier, priority, cached, queueWaitMs, latency, status, null);
+            } else if (status == 200 && (errorStatus == 429 || errorStatus == 503) && errorRetryAfter && !late) {
+                outcome = new Outcome(errorStatus == 429 ? Outcome.Kind.REJECTED : Outcome.Kind.UNAVAILABLE, null, null,
+                    false, 0, latency, errorStatus, null);
+            } else if ((status == 429 || status == 503) && response.headers().firstValue("Retry-After").isPresent() && !late) {
+                outcome = new Outcome(status == 429 ? Outcome.Kind.REJECTED : Outcome.Kind.UNAVAILABLE, null, null, false, 0,
+                    latency, status, null);
+            } else {
+                outcome = violation(intended, status, late ? "stream ended after the deadline"
+                    : "stream ended without an answer (status " + status + ", error " + errorStatus + ")");
+            }
+            policy.stats().ended(choice, outcome.kind() == Outcome.Kind.ANSWERED ? tier : null, latency / 1_000_000);
+            return outcome;
+        }
     }
 
     private String pickTarget(String not) {

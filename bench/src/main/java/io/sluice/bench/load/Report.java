@@ -20,10 +20,12 @@ final class Report {
 
     private final StringBuilder md = new StringBuilder();
 
-    static void write(Setup setup, List<ScenarioResult> results, List<FrontDoorBench.Leg> frontDoor, Path file)
-            throws IOException {
+    static void write(Setup setup, List<ScenarioResult> results, List<FrontDoorBench.Leg> frontDoor,
+            io.sluice.bench.gateway.ProviderFailoverBench.Result failover, Path file) throws IOException {
         Report r = new Report();
         r.render(setup, results, frontDoor, file.getParent());
+        r.failover(failover, file.getParent());
+        r.jmh();
         Files.createDirectories(file.getParent());
         Files.writeString(file, r.md);
     }
@@ -64,12 +66,38 @@ final class Report {
         line("");
         line("Tier columns: share of all requests. Latency: answered requests, from the intended send time (open loop).");
         line("");
+        alertsPerScenario(results);
         machine(s);
         howTo();
         for (ScenarioResult r : results) {
             scenario(r, dir);
         }
-        jmh();
+    }
+
+    /** Scenario provider-failover (issue 16): calls per phase by provider, and its invariants. */
+    private void failover(io.sluice.bench.gateway.ProviderFailoverBench.Result f, Path dir) {
+        if (f == null) {
+            return;
+        }
+        line("");
+        line("## provider-failover");
+        line("");
+        line("One route over three mock providers (a ×3, b ×2, c ×1 and 300 ms slow), " + f.callers()
+            + " closed-loop callers through one gateway (real Redis), 10 s per phase. **Invariants: "
+            + (f.passed() ? "all held" : "BROKEN") + "**.");
+        line("");
+        line("![provider-failover](" + dir.relativize(f.chart()).toString().replace('\\', '/') + ")");
+        line("");
+        line("| phase | answered by a | b | c | not answered | requests reaching a | b | c | b's 429s |");
+        line("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+        for (var r : f.rows()) {
+            line("| " + r.phase() + " | " + r.byA() + " | " + r.byB() + " | " + r.byC() + " | " + r.notAnswered() + " | "
+                + r.reachedA() + " | " + r.reachedB() + " | " + r.reachedC() + " | " + r.bRateLimited() + " |");
+        }
+        line("");
+        for (var c : f.checks()) {
+            line("* " + (c.passed() ? "pass" : "**FAIL**") + " — " + c.name() + ": " + c.measured());
+        }
     }
 
     /** The JMH microbenchmarks' own report (io.sluice.bench.jmh writes it), included as it is, headings one level down. */
@@ -206,7 +234,7 @@ final class Report {
         line("");
         line("```bash");
         line("scripts/bench.sh                          # full mode: each scenario 2 min, then the front door; rewrites this file and docs/bench/*.png");
-        line("scripts/bench.sh --short                  # each scenario ≤ 20 s; same report, marked short");
+        line("scripts/bench.sh --short                  # each scenario ≤ 20 s (surges 26 s); same report, marked short");
         line("scripts/bench.sh --short --smoke          # CI (scripts/test.sh): report to bench/target/bench-report/, docs untouched");
         line("scripts/bench.sh --scenarios surge,provider-hang,frontdoor");
         line("```");
@@ -258,6 +286,114 @@ final class Report {
         line(String.format("Provider: %d requests, %d served, %d answered 429, %d 5xx, %d hung; most in flight %d.",
             r.mock().requests(), r.mock().served(), r.mock().rejected(), r.mock().errors(), r.mock().hung(),
             r.mock().maxConcurrentSeen()));
+        line("");
+        fastOffers(r);
+        alerts(r);
+        tokenShares(r);
+    }
+
+    /** Issue 18 item 10: which alerts each scenario made the instances fire (GET /api/v1/alerts, polled). */
+    private void alertsPerScenario(List<ScenarioResult> results) {
+        line("### Alerts fired per scenario");
+        line("");
+        line("Collected from every live instance's `GET /api/v1/alerts` every 5 s and at the end of the scenario (alerts that "
+            + "started during it; each instance evaluates its own signals, the level is cluster-wide — docs/alerting.md).");
+        line("");
+        line("| scenario | alerts fired (instances) |");
+        line("|---|---|");
+        for (ScenarioResult r : results) {
+            java.util.Optional<ScenarioExtras> extras = ScenarioExtras.find(r.plan().name());
+            Map<String, java.util.Set<String>> byAlert = new java.util.TreeMap<>();
+            extras.ifPresent(x -> x.alerts.values().forEach(a ->
+                byAlert.computeIfAbsent(a.alert(), k -> new java.util.TreeSet<>()).add(a.instance())));
+            String fired = byAlert.isEmpty() ? "none" : String.join(", ", byAlert.entrySet().stream()
+                .map(e -> "`" + e.getKey() + "` (" + String.join(", ", e.getValue()) + ")").toList());
+            line("| [" + r.plan().name() + "](#" + r.plan().name() + ") | " + fired + " |");
+        }
+        line("");
+    }
+
+    /** The alerts of one scenario: when each started and ended, seconds into the scenario. */
+    private void alerts(ScenarioResult r) {
+        java.util.Optional<ScenarioExtras> extras = ScenarioExtras.find(r.plan().name());
+        if (extras.isEmpty() || extras.get().alerts.isEmpty()) {
+            line("Alerts fired: none.");
+            line("");
+            return;
+        }
+        long start = extras.get().startedEpochMs;
+        line("| alert | severity | instance | fired at s | ended at s | largest value |");
+        line("|---|---|---|---:|---:|---:|");
+        extras.get().alerts.values().stream()
+            .sorted(java.util.Comparator.comparingLong(ScenarioExtras.AlertSeen::startsAtEpochMs))
+            .forEach(a -> line(String.format("| `%s` | %s | %s | %.1f | %s | %s |", a.alert(), a.severity(), a.instance(),
+                (a.startsAtEpochMs() - start) / 1000.0,
+                "resolved".equals(a.status()) && a.endsAtEpochMs() > 0
+                    ? String.format("%.1f", (a.endsAtEpochMs() - start) / 1000.0) : "still firing",
+                Double.isNaN(a.value()) ? "–" : String.format("%.4g", a.value()))));
+        line("");
+    }
+
+    /** Issue 18 item 5: the fast-mode offers the surge's SSE streams got, what the generator chose, and the outcomes. */
+    private void fastOffers(ScenarioResult r) {
+        java.util.Optional<ScenarioExtras> found = ScenarioExtras.find(r.plan().name());
+        if (found.isEmpty() || found.get().offers.streams.get() == 0) {
+            return;
+        }
+        ScenarioExtras.Offers o = found.get().offers;
+        long offered = o.offered.get();
+        long taken = o.chosen("fast") + o.chosen("defer");
+        line("**Fast-mode offers** (30 % of the requests sent as `/api/v1/chat/stream`; an `offer` event when the predicted "
+            + "wait, at arrival or while still queued, reaches the threshold: min(90 s, the class's max wait) by default, "
+            + "SLUICE_BENCH_OFFER_THRESHOLD if set (" + LoadHarness.offerThreshold().orElse("not set")
+            + " in this run)); complaints keep their place, the others take the fast answer "
+            + "with probability 0.6, a deferred one with 0.1, else keep their place):");
+        line("");
+        line(String.format("Streams %d; offers made %d (%.0f %% of the streams); taken %d (%.0f %% of the offers: fast %d, "
+                + "deferred %d), places kept %d. Choice calls: %s.", o.streams.get(), offered,
+            100.0 * offered / Math.max(1, o.streams.get()), taken, 100.0 * taken / Math.max(1, offered), o.chosen("fast"),
+            o.chosen("defer"), o.chosen("keep"), o.choiceStatus.isEmpty() ? "none"
+                : String.join(", ", new java.util.TreeMap<>(o.choiceStatus).entrySet().stream()
+                    .map(e -> "HTTP " + e.getKey() + " × " + e.getValue().get()).toList())));
+        line("");
+        line("| choice | requests | tiers | p50 ms | p95 ms |");
+        line("|---|---:|---|---:|---:|");
+        for (String choice : o.choices()) {
+            Map<String, Long> tiers = o.tiers(choice);
+            long n = tiers.values().stream().mapToLong(Long::longValue).sum();
+            Histogram h = o.latency.get(choice);
+            String p50 = "–";
+            String p95 = "–";
+            if (h != null) {
+                synchronized (h) {
+                    p50 = Long.toString(h.getValueAtPercentile(50));
+                    p95 = Long.toString(h.getValueAtPercentile(95));
+                }
+            }
+            line(String.format("| %s | %d | %s | %s | %s |", choice.equals("none") ? "not offered" : choice, n,
+                String.join(", ", tiers.entrySet().stream().map(e -> e.getKey() + " " + e.getValue()).toList()), p50, p95));
+        }
+        line("");
+    }
+
+    /** Token allocation by request type (#18): each type's part of the run's gateway tokens and of the window. */
+    private void tokenShares(ScenarioResult r) {
+        double total = r.tokens().values().stream().mapToDouble(Double::doubleValue).filter(v -> v > 0).sum();
+        if (total <= 0) {
+            return;
+        }
+        line("Token shares by request type (gateway tokens of the run, all instances; peak = highest part of the"
+            + " cluster's token window at a sample; refused / stepped down = allocation decisions):");
+        line("");
+        line("| type | tokens | share of the run | peak share of the window | refused | stepped down |");
+        line("|---|---|---|---|---|---|");
+        r.tokens().forEach((type, tokens) -> {
+            if (tokens > 0 || r.peakShares().getOrDefault(type, 0.0) > 0) {
+                line(String.format("| %s | %.0f | %.0f %% | %.0f %% | %.0f | %.0f |", type, tokens, 100 * tokens / total,
+                    100 * r.peakShares().getOrDefault(type, 0.0), r.allocation().getOrDefault(type + "/refused", 0.0),
+                    r.allocation().getOrDefault(type + "/stepped_down", 0.0)));
+            }
+        });
         line("");
     }
 

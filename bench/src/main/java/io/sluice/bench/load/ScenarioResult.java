@@ -16,9 +16,14 @@ import io.sluice.mock.MockCounters;
  * @param timeToRecover   seconds from the fault's end to the F4 share being back (NaN = not within the run)
  * @param baselineF4      F4 share before the fault
  * @param llmCallsPerSecondAtPeak provider calls answered per second while the offered load was highest
+ * @param tokens          gateway tokens per request type during the run (token allocation), all instances
+ * @param peakShares      the highest part of the cluster's token window each type held at a sample (0..1)
+ * @param allocation      allocation decisions of the run per "type/outcome" (refused, stepped_down)
  */
 record ScenarioResult(ScenarioPlan plan, Timeline timeline, List<Check> checks, List<String> events, MockCounters mock,
-        double timeToDegrade, double timeToRecover, double baselineF4, double llmCallsPerSecondAtPeak) {
+        double timeToDegrade, double timeToRecover, double baselineF4, double llmCallsPerSecondAtPeak,
+        java.util.Map<String, Double> tokens, java.util.Map<String, Double> peakShares,
+        java.util.Map<String, Double> allocation) {
 
     /** One invariant: its name, whether it held, and what was measured against what. */
     record Check(String name, boolean passed, String measured) {

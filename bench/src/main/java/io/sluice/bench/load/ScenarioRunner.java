@@ -132,7 +132,11 @@ final class ScenarioRunner {
         awaitLevelZero(Duration.ofSeconds(sizing.shortMode ? 30 : 120));
         mock.reset();
 
-        List<String> ids = plan.workItems() > 0 ? submitWork(plan.workItems()) : List.of();
+        Map<String, Double> tokensBefore = allocationCounters("sluice_gateway_allocation_tokens_total");
+        Map<String, Double> decisionsBefore = allocationCounters("sluice_gateway_allocation_decisions_total");
+        peakShares.clear();
+        List<String> ids = plan.workItems() > 0
+            ? submitWork(plan.workItems(), plan.name().equals("summary-flood")) : List.of();
         Timeline timeline = new Timeline(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200));
         List<String> targets = fleet.liveInstances().stream().map(fleet::url).toList();
         List<String> events = new CopyOnWriteArrayList<>();
@@ -142,26 +146,102 @@ final class ScenarioRunner {
             return t;
         });
         double peakCalls = Double.NaN;
+        ScenarioExtras extras = ScenarioExtras.fresh(plan.name());
+        extras.startedEpochMs = System.currentTimeMillis();
         try (LoadGenerator generator = new LoadGenerator(timeline, targets, DEADLINE, MAX_IN_FLIGHT)) {
             Context context = new Context(generator);
+            offerPolicy(plan, extras).ifPresent(generator::offers);
             sampler.scheduleAtFixedRate(() -> sample(timeline), 0, 1, TimeUnit.SECONDS);
+            sampler.scheduleAtFixedRate(() -> collectAlerts(extras), 2, 5, TimeUnit.SECONDS);
             Thread eventThread = new Thread(() -> runEvents(plan, timeline, context, events), "bench-events");
             eventThread.setDaemon(true);
             eventThread.start();
             generator.run(plan.rate(), plan.seconds(), (long) (plan.seconds() * sizing.surgePeak * 1.5) + 100);
             // events may outlast the load (a rolling restart starts every instance again): bounded wait
             eventThread.join(TimeUnit.SECONDS.toMillis(plan.name().equals("rolling-restart") ? 600 : 120));
+            // work first: a drain still running after the load holds batch permits by right, so the
+            // permits-back-to-0 check is read once the queue is done (or its bound has passed)
+            Map<String, Long> work = ids.isEmpty() ? Map.of() : awaitWork(ids, Duration.ofSeconds(sizing.shortMode ? 90 : 300));
             double permitsLeft = awaitPermitsReleased(plan.killsInstance()
                 ? interactiveLease.plusSeconds(15) : Duration.ofSeconds(15));
-            Map<String, Long> work = ids.isEmpty() ? Map.of() : awaitWork(ids, Duration.ofSeconds(sizing.shortMode ? 90 : 300));
             sampler.shutdownNow();
+            collectAlerts(extras);
             MockCounters counters = mock.counters();
             if (plan.peakFrom() >= 0) {
                 peakCalls = callsPerSecond(timeline, plan.peakFrom(), plan.peakTo());
             }
-            return evaluate(plan, timeline, events, counters, context, permitsLeft, ids.size(), work, peakCalls);
+            ScenarioResult result = evaluate(plan, timeline, events, counters, context, permitsLeft, ids.size(), work, peakCalls);
+            return new ScenarioResult(result.plan(), result.timeline(), result.checks(), result.events(), result.mock(),
+                result.timeToDegrade(), result.timeToRecover(), result.baselineF4(), result.llmCallsPerSecondAtPeak(),
+                delta(allocationCounters("sluice_gateway_allocation_tokens_total"), tokensBefore),
+                Map.copyOf(peakShares),
+                delta(allocationCounters("sluice_gateway_allocation_decisions_total"), decisionsBefore));
         } finally {
             sampler.shutdownNow();
+        }
+    }
+
+    /**
+     * Issue 18: under the surge, 30 % of the requests are SSE streams that answer the fast-mode offer (complaints keep
+     * their place; others take the fast answer with probability 0.6, a deferred one with 0.1, else keep their place).
+     */
+    private static java.util.Optional<LoadGenerator.OfferPolicy> offerPolicy(ScenarioPlan plan, ScenarioExtras extras) {
+        return plan.name().equals("surge")
+            ? java.util.Optional.of(new LoadGenerator.OfferPolicy(0.3, 0.6, 0.1, extras.offers)) : java.util.Optional.empty();
+    }
+
+    /**
+     * Issue 18: the alerts each live instance fired during the scenario ({@code GET /api/v1/alerts}: firing ones and
+     * the latest notifications), merged by instance, alert and start; polled every 5 s so a killed instance's count too.
+     */
+    private void collectAlerts(ScenarioExtras extras) {
+        for (String name : fleet.liveInstances()) {
+            try {
+                HttpResponse<String> response = platform.get(fleet.url(name) + "/api/v1/alerts");
+                if (response.statusCode() != 200) {
+                    continue;
+                }
+                JsonNode view = JsonMapper.shared().readTree(response.body());
+                List<JsonNode> seen = new ArrayList<>();
+                view.path("firing").forEach(seen::add);
+                view.path("recent").forEach(seen::add);
+                for (JsonNode a : seen) {
+                    long starts = epochMs(a.path("startsAt"));
+                    if (starts < extras.startedEpochMs) {
+                        continue;                       // fired before this scenario (a previous one's fault)
+                    }
+                    String key = name + "|" + a.path("alert").asString("") + "|" + starts;
+                    String status = a.path("status").asString("firing");
+                    double value = a.path("value").asDouble(Double.NaN);
+                    extras.alerts.merge(key, new ScenarioExtras.AlertSeen(name, a.path("alert").asString(""),
+                        a.path("severity").asString(""), starts, status, epochMs(a.path("endsAt")), value),
+                        (old, now) -> new ScenarioExtras.AlertSeen(old.instance(), old.alert(), old.severity(),
+                            old.startsAtEpochMs(), "resolved".equals(old.status()) ? old.status() : now.status(),
+                            Math.max(old.endsAtEpochMs(), now.endsAtEpochMs()),
+                            Double.isNaN(old.value()) ? now.value() : Math.max(old.value(), Double.isNaN(now.value()) ? old.value() : now.value())));
+                }
+            } catch (IOException | RuntimeException e) {
+                // an instance restarting or killed: its alerts so far are kept
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    private static long epochMs(JsonNode node) {
+        if (node.isNumber()) {                          // written as a number: seconds (with a fraction) or millis
+            double v = node.asDouble();
+            return (long) (v < 1e11 ? v * 1000 : v);
+        }
+        String instant = node.isString() ? node.asString() : null;
+        if (instant == null || instant.isBlank()) {
+            return -1;
+        }
+        try {
+            return java.time.Instant.parse(instant).toEpochMilli();
+        } catch (RuntimeException e) {
+            return -1;
         }
     }
 
@@ -244,6 +324,12 @@ final class ScenarioRunner {
                     batch = Platform.sum(m, "sluice_gateway_permits_used", "lane=\"batch\"");
                     level = Platform.sum(m, "sluice_degradation_level");
                     batchQueue = Platform.sum(m, "sluice_batch_queue_depth", "state=\"QUEUED\"");
+                    // the token window is cluster-wide too: remember each type's highest part of it
+                    m.forEach((key, value) -> {
+                        if (key.startsWith("sluice_gateway_allocation_share{") && !value.isNaN()) {
+                            peakShares.merge(label(key, "type"), value, Math::max);
+                        }
+                    });
                 }
             }
             MockCounters c = mock.counters();
@@ -276,11 +362,49 @@ final class ScenarioRunner {
         return used;
     }
 
-    private List<String> submitWork(int count) throws IOException, InterruptedException {
+    /** Each type's highest part of the token window seen by the sampler (cluster-wide gauge). */
+    private final Map<String, Double> peakShares = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** A counter of the token allocation summed over live instances, per "type" (or "type/outcome"). */
+    private Map<String, Double> allocationCounters(String name) {
+        Map<String, Double> sums = new java.util.TreeMap<>();
+        for (String instance : fleet.liveInstances()) {
+            platform.metrics(fleet.managementUrl(instance)).forEach((key, value) -> {
+                if (key.startsWith(name + "{") && !value.isNaN()) {
+                    String outcome = label(key, "outcome");
+                    sums.merge(label(key, "type") + (outcome.isEmpty() ? "" : "/" + outcome), value, Double::sum);
+                }
+            });
+        }
+        return sums;
+    }
+
+    private static Map<String, Double> delta(Map<String, Double> after, Map<String, Double> before) {
+        Map<String, Double> d = new java.util.TreeMap<>();
+        after.forEach((k, v) -> d.put(k, v - before.getOrDefault(k, 0.0)));
+        return d;
+    }
+
+    /** The value of one label in a Prometheus series key ({@code name{a="x",b="y"}}), "" when absent. */
+    static String label(String key, String label) {
+        int at = key.indexOf(label + "=\"");
+        if (at < 0) {
+            return "";
+        }
+        int from = at + label.length() + 2;
+        int to = key.indexOf('"', from);
+        return to < 0 ? "" : key.substring(from, to);
+    }
+
+    private List<String> submitWork(int count, boolean summaries) throws IOException, InterruptedException {
         List<String> ids = new ArrayList<>();
         String base = fleet.url(fleet.liveInstances().get(0));
+        long document = summaries ? documentToSummarize(base) : 0;
         for (int i = 0; i < count; i++) {
-            String body = JsonMapper.shared().writeValueAsString(Map.of("type", "deferred_answer",
+            String body = JsonMapper.shared().writeValueAsString(summaries
+                ? Map.of("type", "summarize_document", "payload", Map.of("documentId", document, "maxWords", 120),
+                    "idempotencyKey", "bench-" + System.nanoTime() + "-" + i)
+                : Map.of("type", "deferred_answer",
                 "payload", Map.of("question", "退货的运费谁来出？（批量 " + i + "）"), "idempotencyKey",
                 "bench-" + System.nanoTime() + "-" + i));
             HttpResponse<String> r = platform.post(base + "/api/v1/tasks", body);
@@ -291,6 +415,24 @@ final class ScenarioRunner {
         }
         log("submitted " + ids.size() + " work items");
         return ids;
+    }
+
+    /** A document of the sample knowledge base: the first document source of an online answer (else id 1). */
+    private long documentToSummarize(String base) throws IOException, InterruptedException {
+        HttpResponse<String> r = platform.post(base + "/api/v1/chat",
+            "{\"userId\":\"bench-summary-flood\",\"message\":\"退款多久到账\"}");
+        if (r.statusCode() == 200) {
+            for (var source : JsonMapper.shared().readTree(r.body()).path("sources")) {
+                if ("document".equals(source.path("kind").asString(""))) {
+                    try {
+                        return Long.parseLong(source.path("id").asString(""));
+                    } catch (NumberFormatException e) {
+                        // not a numeric id: try the next source
+                    }
+                }
+            }
+        }
+        return 1;
     }
 
     private Map<String, Long> awaitWork(List<String> ids, Duration bound) throws IOException, InterruptedException {
@@ -394,7 +536,8 @@ final class ScenarioRunner {
                 plan.recoveryBound()), ok, String.format("baseline %.0f %%, back after %s", baseline * 100,
                     Double.isNaN(recover) ? "— (not within the run)" : String.format("%.0f s", recover))));
         }
-        return new ScenarioResult(plan, timeline, checks, events, counters, degrade, recover, baseline, peakCalls);
+        return new ScenarioResult(plan, timeline, checks, events, counters, degrade, recover, baseline, peakCalls, Map.of(),
+            Map.of(), Map.of());
     }
 
     private static final long STARTED = System.nanoTime();

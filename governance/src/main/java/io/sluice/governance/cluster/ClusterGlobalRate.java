@@ -15,29 +15,38 @@ import org.redisson.api.RedissonClient;
  *
  * <p>Keys, all under one hash tag ({@code {global}}) so each script runs on one Redis Cluster slot:
  * {@code <prefix>{global}:bucket} (hash: tokens, ts) and {@code <prefix>{global}:rates} (hash: instance →
- * "rate|seen-ms"). One script call per admission, one per tick.
+ * "rate|seen-ms"). One script call per tick, and one per lease: an instance takes its admissions from the
+ * shared bucket in batches ({@code lease}: at most what its share of the rate brings in that long, sized by its
+ * own recent demand) and hands them out locally until the batch is used or {@code lease} has passed; an expired
+ * batch's rest goes back to the bucket with the next call, and a refusal's wait is kept, so the other callers of
+ * this instance are refused locally until then. Every admission is still a token of the one shared
+ * bucket, so the cluster never admits more than the rate plus one second's burst; a lease only moves the
+ * round trip off most requests (about one per lease period per instance under load instead of one per request).
  */
 public final class ClusterGlobalRate {
 
-    // KEYS: bucket. ARGV: rate (req/s). Reply: {admitted 1|0, wait ms}. Redis time: one clock for all instances.
+    // KEYS: bucket. ARGV: rate (req/s), tokens wanted, tokens given back (an expired lease's rest). Reply: {granted
+    // (0 = refused), wait ms for one token}. Redis time: one clock for all instances. The bucket never holds more
+    // than one second's worth, with or without what is given back.
     private static final String TAKE = """
         local rate = tonumber(ARGV[1])
+        local want = tonumber(ARGV[2])
         local t = redis.call('TIME')
         local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
         local tokens = tonumber(redis.call('HGET', KEYS[1], 'tokens') or rate)
         local ts = tonumber(redis.call('HGET', KEYS[1], 'ts') or now)
-        tokens = math.min(rate, tokens + math.max(0, now - ts) / 1000 * rate)
-        local admitted = 0
+        tokens = math.min(rate, tokens + math.max(0, now - ts) / 1000 * rate + tonumber(ARGV[3]))
+        local granted = 0
         local wait = 0
         if tokens >= 1 then
-          tokens = tokens - 1
-          admitted = 1
+          granted = math.min(want, math.floor(tokens))
+          tokens = tokens - granted
         else
           wait = math.ceil((1 - tokens) / rate * 1000)
         end
         redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'ts', tostring(now))
         redis.call('PEXPIRE', KEYS[1], 60000)
-        return {admitted, wait}
+        return {granted, wait}
         """;
 
     // KEYS: rates. ARGV: instance, rate, staleMs. Reply: {mean rate × 1000, live instances}
@@ -71,11 +80,33 @@ public final class ClusterGlobalRate {
     private volatile double clusterRate;
     private double localTokens = -1;
     private long localNanos = System.nanoTime();
+    private final long leaseNanos;
+    private final java.util.concurrent.atomic.LongAdder roundTrips = new java.util.concurrent.atomic.LongAdder();
+    // the current lease (guarded by leaseLock): admissions left, when it ends, how many it has served, and until
+    // when the shared bucket has no token for anyone (its last refusal's wait)
+    private final Object leaseLock = new Object();
+    private int leased;
+    private long leaseEnds;
+    private int served;
+    private long refusedUntil = System.nanoTime();
 
     /**
      * @param staleAfter an instance that has not published for this long no longer counts (3 ticks is usual)
      */
     public ClusterGlobalRate(RedissonClient redisson, String keyPrefix, RedisGuard guard, Duration staleAfter) {
+        this(redisson, keyPrefix, guard, staleAfter, Duration.ZERO);
+    }
+
+    /**
+     * @param staleAfter an instance that has not published for this long no longer counts (3 ticks is usual)
+     * @param lease      longest an instance keeps admissions taken in one batch; zero = one round trip per admission
+     */
+    public ClusterGlobalRate(RedissonClient redisson, String keyPrefix, RedisGuard guard, Duration staleAfter,
+            Duration lease) {
+        if (lease.isNegative()) {
+            throw new IllegalArgumentException("lease must not be negative: " + lease);
+        }
+        this.leaseNanos = lease.toNanos();
         this.take = new LuaScript(redisson, TAKE);
         this.publish = new LuaScript(redisson, PUBLISH);
         this.guard = guard;
@@ -96,10 +127,55 @@ public final class ClusterGlobalRate {
 
     /** Takes one admission from the cluster's bucket at {@code rate}; zero = admitted, else how long to wait. */
     public Duration take(double rate) {
+        int want;
+        int giveBack;
+        synchronized (leaseLock) {
+            long now = System.nanoTime();
+            if (leased > 0 && now - leaseEnds < 0) {
+                leased--;
+                served++;
+                return Duration.ZERO;
+            }
+            if (leaseNanos > 0 && now - refusedUntil < 0) {
+                // the shared bucket said it has no token before then: the other callers here need not ask again
+                return Duration.ofMillis(Math.max(1, (refusedUntil - now + 999_999) / 1_000_000));
+            }
+            giveBack = leased;
+            leased = 0;
+            // the next batch: twice what the last one served (demand), within what this instance's share of
+            // the rate brings in one lease period; 1 = a round trip per admission (low rates, no lease)
+            int cap = (int) Math.max(1, Math.floor(rate / live * leaseNanos / 1e9));
+            want = Math.min(cap, Math.max(1, served * 2));
+            served = 0;
+        }
+        int asked = want;
         return guard.call(() -> {
-            List<Long> reply = take.run(bucketKey, Double.toString(rate));
-            return reply.get(0) == 1L ? Duration.ZERO : Duration.ofMillis(Math.max(1, reply.get(1)));
+            roundTrips.increment();
+            List<Long> reply = take.run(bucketKey, Double.toString(rate), asked, giveBack);
+            long granted = reply.get(0);
+            if (granted < 1) {
+                Duration wait = Duration.ofMillis(Math.max(1, reply.get(1)));
+                if (leaseNanos > 0) {
+                    synchronized (leaseLock) {
+                        refusedUntil = System.nanoTime() + wait.toNanos();
+                    }
+                }
+                return wait;
+            }
+            synchronized (leaseLock) {
+                if (granted > 1) {
+                    leased += (int) granted - 1;
+                    leaseEnds = System.nanoTime() + leaseNanos;
+                }
+                served++;
+            }
+            return Duration.ZERO;
         }, () -> takeLocal(rate / live));
+    }
+
+    /** Calls of the take script so far (with leases, far fewer than admissions under load). */
+    public long roundTrips() {
+        return roundTrips.sum();
     }
 
     /** Instances that published within the stale window, as last seen (at least 1). */

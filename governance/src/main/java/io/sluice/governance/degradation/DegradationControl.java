@@ -119,8 +119,7 @@ public class DegradationControl implements SmartLifecycle, AutoCloseable {
             return knobs;
         }
         String route = routeShift.pick(knobs.modelRoute());
-        return route.equals(knobs.modelRoute()) ? knobs : new LevelKnobs(knobs.highestTier(), knobs.cacheThreshold(),
-            knobs.topK(), knobs.maxTokens(), route, knobs.laneBAdmitted());
+        return route.equals(knobs.modelRoute()) ? knobs : knobs.withModelRoute(route);
     }
 
     /** The share of interactive calls on {@code route} now (1 or 0 unless a route change is moving). */

@@ -46,10 +46,13 @@ public final class GatewayAssembly implements AutoCloseable {
     private final ClusterMembers members;
     private final ProviderPool provider;
     private final RetryBudget retryBudget;
+    private final GatewayLiveConfig liveConfig;
 
     private GatewayAssembly(LlmGateway gateway, ClusterPermits permits, ProviderRateLimits rateLimits,
-            SentinelRules sentinelRules, ClusterMembers members, ProviderPool provider, RetryBudget retryBudget) {
+            SentinelRules sentinelRules, ClusterMembers members, ProviderPool provider, RetryBudget retryBudget,
+            GatewayLiveConfig liveConfig) {
         this.retryBudget = retryBudget;
+        this.liveConfig = liveConfig;
         this.gateway = gateway;
         this.permits = permits;
         this.rateLimits = rateLimits;
@@ -128,7 +131,7 @@ public final class GatewayAssembly implements AutoCloseable {
         ClusterMembers members = new ClusterMembers(redisson, properties.keyPrefix(), guard, properties.heartbeat());
         ClusterPermits permits = new ClusterPermits(redisson, permitProperties, guard, members::known);
         if (specs.isEmpty()) {
-            return new GatewayAssembly(new DisabledLlmGateway(), permits, null, null, members, null, null);
+            return new GatewayAssembly(new DisabledLlmGateway(), permits, null, null, members, null, null, null);
         }
         // the gateway-wide TPM (sluice.gateway.tpm) is the one-provider form's window, on its historical keys
         ProviderRateLimits defaultTokens = specs.size() == 1 && specs.get(0).settings().tpm() == 0
@@ -163,7 +166,8 @@ public final class GatewayAssembly implements AutoCloseable {
         SentinelRules sentinelRules = new SentinelRules(redisson, properties.keyPrefix(), guard, modelsPerLane, rules);
         GovernedLlmGateway gateway = new GovernedLlmGateway(provider, routes, lanes, permits, retryBudget,
             new SentinelGate(), new GatewayMetrics(registry));
-        return new GatewayAssembly(gateway, permits, rateLimits, sentinelRules, members, provider, retryBudget);
+        GatewayLiveConfig liveConfig = new GatewayLiveConfig(gateway, redisson, properties.keyPrefix(), guard, registry);
+        return new GatewayAssembly(gateway, permits, rateLimits, sentinelRules, members, provider, retryBudget, liveConfig);
     }
 
     public LlmGateway gateway() {
@@ -195,12 +199,18 @@ public final class GatewayAssembly implements AutoCloseable {
 
     /** The shared rate limits (null when no provider is configured). */
     public ProviderRateLimits rateLimits() {
-        return rateLimits;
+        // the first provider's window as it is now (a live change replaces it)
+        return provider == null ? rateLimits : provider.members().iterator().next().tokens();
     }
 
     /** The runtime-replaceable Sentinel rules (null when no provider is configured). */
     public SentinelRules sentinelRules() {
         return sentinelRules;
+    }
+
+    /** Providers' limits and routes' targets changed live, cluster-wide (null when no provider is configured). */
+    public GatewayLiveConfig liveConfig() {
+        return liveConfig;
     }
 
     /** The providers (null when none is configured). */
@@ -221,6 +231,9 @@ public final class GatewayAssembly implements AutoCloseable {
     public void close() {
         if (gateway instanceof GovernedLlmGateway governed) {
             governed.close();
+        }
+        if (liveConfig != null) {
+            liveConfig.close();
         }
         if (sentinelRules != null) {
             sentinelRules.close();

@@ -60,6 +60,18 @@ public final class GatewayMetrics {
             .tag("provider", member.name()).description("0 closed, 1 open, 2 half-open").register(registry);
     }
 
+    /** {@code sluice.gateway.embeddings{outcome}}: ok, saturated, rate_limited, failed, timeout, invalid_request. */
+    public void embedding(String outcome) {
+        Counter.builder("sluice.gateway.embeddings").tag("outcome", outcome)
+            .description("calls of the embedding lane by outcome").register(registry).increment();
+    }
+
+    /** {@code sluice.gateway.permits.used|total{lane=embedding}}. */
+    public void embeddingPermits(io.sluice.governance.permit.ClusterPermits permits, String lane) {
+        Gauge.builder("sluice.gateway.permits.used", permits, p -> p.inUse(lane)).tag("lane", lane).register(registry);
+        Gauge.builder("sluice.gateway.permits.total", permits, p -> p.size(lane)).tag("lane", lane).register(registry);
+    }
+
     /** {@code sluice.gateway.provider.calls{provider,outcome}}: ok, rate_limited, timeout, failed, invalid_request. */
     public void providerCall(String provider, String outcome) {
         Counter.builder("sluice.gateway.provider.calls").tag("provider", provider).tag("outcome", outcome)

@@ -40,7 +40,7 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
     static final Duration MIN_COOL_DOWN = Duration.ofMillis(250);
 
     private final ProviderPool providers;
-    private final ModelRoutes routes;
+    private volatile ModelRoutes routes; // replaced whole by a live route change (GatewayLiveConfig)
     private final Map<Lane, LanePolicy> lanes;
     private final ClusterPermits permits;
     private final RetryBudget retryBudget;
@@ -76,8 +76,9 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
                     ConsecutiveFailureBreaker::openings);
             }
         }
-        ProviderRateLimits first = providers.members().iterator().next().tokens();
-        metrics.gauge("sluice.gateway.tpm.remaining", first, r -> r.limit() <= 0 ? -1 : r.remaining());
+        ProviderPool.Member first = providers.members().iterator().next();
+        // read through the member: a live change replaces its window
+        metrics.gauge("sluice.gateway.tpm.remaining", first, m -> m.tokens().limit() <= 0 ? -1 : m.tokens().remaining());
         for (ProviderPool.Member member : providers.members()) {
             metrics.providerGauges(member);
         }
@@ -86,6 +87,11 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
     /** The routes this gateway serves (names clients may use, targets). */
     public ModelRoutes routes() {
         return routes;
+    }
+
+    /** Serves the given routes from now on (validated by the caller; same route keys as before). */
+    void routes(ModelRoutes next) {
+        this.routes = next;
     }
 
     public ProviderPool providers() {
@@ -103,8 +109,94 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
         return breaker == null ? ConsecutiveFailureBreaker.State.CLOSED : breaker.state();
     }
 
+    // ------------------------------------------------------------------ token allocation by request type
+
+    private volatile io.sluice.governance.allocation.TokenAllocation allocation;
+
+    /** Allocates this gateway's tokens by request type from now on (null = no allocation). */
+    public void useAllocation(io.sluice.governance.allocation.TokenAllocation allocation) {
+        this.allocation = allocation;
+    }
+
+    public io.sluice.governance.allocation.TokenAllocation allocation() {
+        return allocation;
+    }
+
+    /** A request that the allocation admitted (perhaps a stepped-down one), or the refusal to return. */
+    private record Allotted(LlmRequest request, io.sluice.governance.allocation.TokenAllocation.Grant grant,
+            boolean steppedDown, LlmOutcome refusal) {
+    }
+
+    /**
+     * Asks the allocation for the call's estimate; a call that does not fit steps down once — the
+     * step-down route (cheaper, light) with a short completion cap — before it is refused as
+     * {@code Saturated} (the chat then steps down a tier, batch work is put back).
+     */
+    private Allotted allot(io.sluice.governance.allocation.TokenAllocation allocation, LlmRequest request) {
+        var grant = allocation.admit(request.type(), TokenEstimate.of(request));
+        if (grant instanceof io.sluice.governance.allocation.TokenAllocation.Grant.Admitted) {
+            return new Allotted(request, grant, false, null);
+        }
+        var refused = (io.sluice.governance.allocation.TokenAllocation.Grant.Refused) grant;
+        String lighter = allocation.properties().stepDownRoute();
+        String asked = request.route() != null ? request.route() : policy(request.lane()).route();
+        int cap = allocation.properties().stepDownMaxTokens();
+        if (!lighter.isEmpty() && routes.contains(lighter) && (!lighter.equals(asked) || request.maxTokens() > cap)) {
+            LlmRequest stepped = request.withRoute(lighter).withMaxTokens(Math.min(cap, request.maxTokens()));
+            var second = allocation.admit(stepped.type(), TokenEstimate.of(stepped));
+            if (second instanceof io.sluice.governance.allocation.TokenAllocation.Grant.Admitted) {
+                allocation.steppedDown(request.type());
+                return new Allotted(stepped, second, true, null);
+            }
+        }
+        metrics.outcome(request.lane(), null, "allocation_refused");
+        return new Allotted(request, grant, false, new LlmOutcome.Saturated(request.lane(), refused.retryIn(), refused.reason()));
+    }
+
+    /** Tokens a call's outcome used for the allocation: its usage, else its prompt when a provider may have worked on it. */
+    private static long used(LlmRequest request, LlmOutcome outcome) {
+        if (outcome instanceof LlmOutcome.Answered a) {
+            long used = (long) a.promptTokens() + a.completionTokens();
+            return used > 0 ? used : TokenEstimate.of(request);
+        }
+        if (outcome instanceof LlmOutcome.Degraded d && (d.reason() == Reason.TIMEOUT || d.reason() == Reason.PROVIDER_ERROR
+                || d.reason() == Reason.UNPARSABLE)) {
+            return TokenEstimate.prompt(request.messages());
+        }
+        return 0;
+    }
+
+    /** A stepped-down answer came from another route than the one asked for: it says so, as a fallback does. */
+    private static LlmOutcome markStepped(LlmOutcome outcome) {
+        if (outcome instanceof LlmOutcome.Answered a && !a.fallbackModel()) {
+            return new LlmOutcome.Answered(a.text(), a.model(), a.promptTokens(), a.completionTokens(), a.attempts(), true,
+                a.choices(), a.provider());
+        }
+        return outcome;
+    }
+
     @Override
     public LlmOutcome call(LlmRequest request) {
+        var allocation = this.allocation;
+        if (allocation == null) {
+            return governedCall(request);
+        }
+        Allotted allotted = allot(allocation, request);
+        if (allotted.refusal() != null) {
+            return allotted.refusal();
+        }
+        LlmOutcome outcome;
+        try {
+            outcome = governedCall(allotted.request());
+        } catch (RuntimeException e) {
+            allocation.settle(allotted.grant(), TokenEstimate.of(allotted.request()));
+            throw e;
+        }
+        allocation.settle(allotted.grant(), used(allotted.request(), outcome));
+        return allotted.steppedDown() ? markStepped(outcome) : outcome;
+    }
+
+    private LlmOutcome governedCall(LlmRequest request) {
         LanePolicy lane = policy(request.lane());
         long started = System.nanoTime();
         Deadline deadline = Deadline.after(request.budget() != null ? request.budget() : lane.budget());
@@ -300,6 +392,10 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
                     }
                     settleThenSync(provider, target, admitted, result);
                     provider.observe(result.rateLimit());
+                    var allocation = GovernedLlmGateway.this.allocation;
+                    if (allocation != null) {
+                        allocation.observe(provider.name(), result.rateLimit());
+                    }
                     if (result instanceof ProviderResult.Answered answered) {
                         // a model that answers with tool calls has no text to check
                         String problem = answered.choices().get(0).toolCalls() != null ? null
@@ -440,11 +536,24 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
                 return;
             }
             try {
-                Thread.sleep(deadline.cap(wait).toMillis()); // backoff / pacing inside the budget
+                pauses.pause(deadline.cap(wait)); // backoff / pacing inside the budget
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
         }
+    }
+
+    /** How the gateway waits between attempts (backoff, pacing): a sleep; tests record the schedule instead. */
+    @FunctionalInterface
+    interface Pauses {
+        void pause(Duration wait) throws InterruptedException;
+    }
+
+    private volatile Pauses pauses = wait -> Thread.sleep(wait.toMillis());
+
+    /** Replaces the sleep between attempts (tests: a recording clock, so backoff is asserted without timing). */
+    void pauses(Pauses next) {
+        this.pauses = next;
     }
 
     private static Reason reason(ProviderResult.Kind kind) {
@@ -460,6 +569,47 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
 
     @Override
     public LlmStream stream(LlmRequest request, LlmStreamListener listener) {
+        var allocation = this.allocation;
+        if (allocation == null) {
+            return governedStream(request, listener);
+        }
+        Allotted allotted = allot(allocation, request);
+        if (allotted.refusal() != null) {
+            return ended(listener, allotted.refusal());
+        }
+        LlmRequest admitted = allotted.request();
+        AtomicBoolean settled = new AtomicBoolean();
+        // the stream settles its allocation exactly once, whichever way it ends
+        return governedStream(admitted, new LlmStreamListener() {
+            @Override
+            public void onToken(String token) {
+                listener.onToken(token);
+            }
+
+            @Override
+            public void onToolCalls(tools.jackson.databind.JsonNode delta) {
+                listener.onToolCalls(delta);
+            }
+
+            @Override
+            public void onComplete(LlmOutcome.Answered answered) {
+                if (settled.compareAndSet(false, true)) {
+                    allocation.settle(allotted.grant(), used(admitted, answered));
+                }
+                listener.onComplete(allotted.steppedDown() ? (LlmOutcome.Answered) markStepped(answered) : answered);
+            }
+
+            @Override
+            public void onEnd(LlmOutcome outcome) {
+                if (settled.compareAndSet(false, true)) {
+                    allocation.settle(allotted.grant(), used(admitted, outcome));
+                }
+                listener.onEnd(outcome);
+            }
+        });
+    }
+
+    private LlmStream governedStream(LlmRequest request, LlmStreamListener listener) {
         LanePolicy lane = policy(request.lane());
         Deadline deadline = Deadline.after(request.budget() != null ? request.budget() : lane.budget());
         ConsecutiveFailureBreaker breaker = lane.breaker();
@@ -475,12 +625,69 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
             metrics.outcome(lane.lane(), null, "saturated");
             return ended(listener, new LlmOutcome.Saturated(lane.lane(), null, "no " + lane.lane().key() + " permit in time"));
         }
-        int estimate = TokenEstimate.of(request);
+        StreamPlan plan = new StreamPlan(lane, request, deadline, permit.get(), listener);
+        if (plan.advance()) {
+            return plan;
+        }
+        permit.get().close();
+        if (breaker != null) {
+            breaker.onIgnored();
+        }
+        metrics.outcome(lane.lane(), null, plan.refusal instanceof LlmOutcome.Saturated ? "saturated" : "degraded");
+        return ended(listener, plan.refusal);
+    }
+
+    /**
+     * The targets one stream may use, in order (the chain's routes, each route's targets as {@link TargetOrder}
+     * puts them), and the attempt running now. A target that fails or answers 429 before the first byte is
+     * left for the next one (the client saw nothing yet); once a token was sent, the stream stays where it is.
+     */
+    private final class StreamPlan implements LlmStream {
+        final LanePolicy lane;
+        final LlmRequest request;
+        final Deadline deadline;
+        final PermitLease permit;
+        final LlmStreamListener listener;
+        final int estimate;
+        final List<String> chain;
+        int route = -1;
+        List<ModelRoutes.Target> order = List.of();
+        int next;
+        int attempts;
         LlmOutcome refusal = new LlmOutcome.Degraded(Reason.PROVIDER_ERROR, "no model could be tried");
-        List<String> chain = routes.chain(request.route() != null ? request.route() : lane.route());
-        for (int m = 0; m < chain.size(); m++) {
-            String model = chain.get(m);
-            for (ModelRoutes.Target target : TargetOrder.order(routes.targets(model), providers::get)) {
+        volatile StreamCall current;
+        volatile boolean cancelled;
+
+        StreamPlan(LanePolicy lane, LlmRequest request, Deadline deadline, PermitLease permit, LlmStreamListener listener) {
+            this.lane = lane;
+            this.request = request;
+            this.deadline = deadline;
+            this.permit = permit;
+            this.listener = listener;
+            this.estimate = TokenEstimate.of(request);
+            this.chain = routes.chain(request.route() != null ? request.route() : lane.route());
+        }
+
+        /** Starts the next target that admits the call; false when none is left ({@link #refusal} says why). */
+        synchronized boolean advance() {
+            while (!cancelled) {
+                if (next >= order.size()) {
+                    if (refusal instanceof LlmOutcome.Saturated && route >= 0) {
+                        return false; // limits refused this route: a fallback model is no answer to a rate limit
+                    }
+                    if (++route >= chain.size()) {
+                        return false;
+                    }
+                    order = TargetOrder.order(routes.targets(chain.get(route)), providers::get);
+                    next = 0;
+                    continue;
+                }
+                if (deadline.expired()) {
+                    refusal = new LlmOutcome.Degraded(Reason.TIMEOUT, "the " + lane.lane().key() + " budget ran out");
+                    return false;
+                }
+                String model = chain.get(route);
+                ModelRoutes.Target target = order.get(next++);
                 ProviderPool.Member provider = providers.get(target.provider());
                 if (!provider.breaker().tryAcquire()) {
                     refusal = new LlmOutcome.Degraded(Reason.BREAKER_OPEN, "breaker open for provider " + provider.name());
@@ -507,30 +714,41 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
                 }
                 SentinelGate.Decision decision = sentinel.enter(lane.lane(), model);
                 if (decision instanceof SentinelGate.Decision.Pass pass) {
-                    StreamCall call = new StreamCall(lane, request, model, m > 0, target, provider, providerPermit.get(),
-                        permit.get(), admitted, pass, listener);
-                    call.start(deadline);
-                    return call;
+                    if (attempts++ > 0) {
+                        metrics.outcome(lane.lane(), model, "failover");
+                    }
+                    StreamCall call = new StreamCall(this, model, route > 0, target, provider, providerPermit.get(), admitted,
+                        pass);
+                    current = call;
+                    call.start(deadline, attempts == 1);
+                    return true;
                 }
                 provider.tokens().settle(admitted, 0);
                 providerPermit.get().close();
                 provider.breaker().onIgnored();
                 if (decision instanceof SentinelGate.Decision.Refused refusedLocally) {
                     refusal = new LlmOutcome.Saturated(lane.lane(), null, "local guard refused " + refusedLocally.resource());
-                    break;
+                    return false;
                 }
                 refusal = new LlmOutcome.Degraded(Reason.BREAKER_OPEN, "breaker open for " + model);
             }
-            if (refusal instanceof LlmOutcome.Saturated) {
-                break; // limits refused this route: a fallback model is no answer to a rate limit
+            return false;
+        }
+
+        @Override
+        public void cancel() {
+            cancelled = true;
+            StreamCall call = current;
+            if (call != null) {
+                call.cancel();
             }
         }
-        permit.get().close();
-        if (breaker != null) {
-            breaker.onIgnored();
+
+        @Override
+        public boolean finished() {
+            StreamCall call = current;
+            return call == null || call.finished() && current == call;
         }
-        metrics.outcome(lane.lane(), null, refusal instanceof LlmOutcome.Saturated ? "saturated" : "degraded");
-        return ended(listener, refusal);
     }
 
     private static LlmStream ended(LlmStreamListener listener, LlmOutcome outcome) {
@@ -554,6 +772,7 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
      * stream loses it after one lease.
      */
     private final class StreamCall implements LlmStream, ProviderClient.StreamHandler {
+        private final StreamPlan plan;
         private final LanePolicy lane;
         private final LlmRequest request;
         private final String model;
@@ -573,24 +792,26 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
         private ScheduledFuture<?> firstTokenTimer;
         private ScheduledFuture<?> renewal;
 
-        StreamCall(LanePolicy lane, LlmRequest request, String model, boolean fallback, ModelRoutes.Target target,
-                ProviderPool.Member provider, PermitLease providerPermit, PermitLease permit, Admission.Admitted admitted,
-                SentinelGate.Decision.Pass pass, LlmStreamListener listener) {
-            this.lane = lane;
-            this.request = request;
+        StreamCall(StreamPlan plan, String model, boolean fallback, ModelRoutes.Target target, ProviderPool.Member provider,
+                PermitLease providerPermit, Admission.Admitted admitted, SentinelGate.Decision.Pass pass) {
+            this.plan = plan;
+            this.lane = plan.lane;
+            this.request = plan.request;
+            this.permit = plan.permit;
+            this.listener = plan.listener;
             this.model = model;
             this.fallback = fallback;
             this.target = target;
             this.provider = provider;
             this.providerPermit = providerPermit;
-            this.permit = permit;
             this.admitted = admitted;
             this.pass = pass;
-            this.listener = listener;
         }
 
-        void start(Deadline deadline) {
-            metrics.started(lane.lane());
+        void start(Deadline deadline, boolean first) {
+            if (first) {
+                metrics.started(lane.lane());
+            }
             provider.started();
             Duration lease = permits.lease(lane.lane().key());
             long renewEvery = Math.max(100, lease.toMillis() / 3);
@@ -653,6 +874,9 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
 
         @Override
         public void onError(ProviderResult failure) {
+            if (!firstToken && failOver(failure)) {
+                return;
+            }
             if (failure instanceof ProviderResult.RateLimited limited) {
                 Duration retryAfter = limited.retryAfter() == null ? DEFAULT_COOL_DOWN
                     : limited.retryAfter().compareTo(MIN_COOL_DOWN) < 0 ? MIN_COOL_DOWN : limited.retryAfter();
@@ -681,6 +905,60 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
         @Override
         public boolean finished() {
             return done.get();
+        }
+
+        /**
+         * Before the first byte the client has seen nothing: this target's share is given back (a failure
+         * counts at its breaker, a 429 starts its cool-down) and the next target starts, keeping the lane permit.
+         * False when no other target could start (the stream then ends as it would have).
+         */
+        private boolean failOver(ProviderResult failure) {
+            if (plan.cancelled || plan.deadline.expired() || !done.compareAndSet(false, true)) {
+                return false;
+            }
+            if (firstTokenTimer != null) {
+                firstTokenTimer.cancel(false);
+            }
+            if (renewal != null) {
+                renewal.cancel(false);
+            }
+            providerPermit.close();
+            provider.ended();
+            if (failure instanceof ProviderResult.RateLimited limited) {
+                Duration retryAfter = limited.retryAfter() == null ? DEFAULT_COOL_DOWN
+                    : limited.retryAfter().compareTo(MIN_COOL_DOWN) < 0 ? MIN_COOL_DOWN : limited.retryAfter();
+                provider.tokens().coolDown(target.key(), retryAfter);
+                provider.tokens().settle(admitted, 0);
+                pass.success(); // a rate signal, not a failure
+                provider.breaker().onIgnored();
+                metrics.providerCall(provider.name(), "rate_limited");
+                plan.refusal = new LlmOutcome.Saturated(lane.lane(), retryAfter, "provider answered 429");
+            } else {
+                ProviderResult.Failed failed = (ProviderResult.Failed) failure;
+                provider.tokens().settle(admitted, TokenEstimate.prompt(request.messages()));
+                pass.failure(failed.kind().name());
+                provider.breaker().onFailure();
+                metrics.providerCall(provider.name(), failed.kind() == ProviderResult.Kind.TIMEOUT ? "timeout" : "failed");
+                plan.refusal = new LlmOutcome.Degraded(reason(failed.kind()), provider.name() + " " + failed.kind() + ": "
+                    + failed.detail());
+            }
+            if (plan.advance()) {
+                return true;
+            }
+            // nothing else could start: end the stream with what this target said
+            permit.close();
+            if (lane.breaker() != null) {
+                if (failure instanceof ProviderResult.RateLimited) {
+                    lane.breaker().onIgnored();
+                } else {
+                    lane.breaker().onFailure();
+                }
+            }
+            metrics.ended(lane.lane());
+            metrics.outcome(lane.lane(), model, failure instanceof ProviderResult.RateLimited ? "rate_limited" : "degraded");
+            metrics.latency(lane.lane(), model, Duration.ofNanos(System.nanoTime() - started));
+            listener.onEnd(plan.refusal);
+            return true;
         }
 
         private void abort(LlmOutcome.Degraded outcome, String metric, boolean cancelUpstream) {
@@ -744,11 +1022,27 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
     private volatile EmbeddingLane embeddingLane;
 
     void embeddingLane(EmbeddingLane lane) {
+        if (this.embeddingLane == null) {
+            metrics.embeddingPermits(permits, EMBEDDING_LANE);
+        }
         this.embeddingLane = lane;
     }
 
     @Override
     public EmbeddingOutcome embed(EmbeddingRequest request) {
+        EmbeddingOutcome outcome = embedOnce(request);
+        metrics.embedding(switch (outcome) {
+            case EmbeddingOutcome.Embedded e -> "ok";
+            case EmbeddingOutcome.Refused r -> switch (r.reason()) {
+                case LlmOutcome.Saturated s -> "saturated";
+                case LlmOutcome.Degraded d -> d.reason().name().toLowerCase(java.util.Locale.ROOT);
+                case LlmOutcome.Answered a -> "ok";
+            };
+        });
+        return outcome;
+    }
+
+    private EmbeddingOutcome embedOnce(EmbeddingRequest request) {
         EmbeddingLane lane = embeddingLane;
         if (lane == null) {
             return new EmbeddingOutcome.Refused(new LlmOutcome.Degraded(Reason.NOT_CONFIGURED,
@@ -797,6 +1091,9 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
                             embedded.promptTokens() > 0 ? embedded.promptTokens() : estimate, embedded.rateLimit());
                         provider.breaker().onSuccess();
                         metrics.providerCall(provider.name(), "ok");
+                        if (allocation != null) {   // counted by type; embeddings are small and never refused by type
+                            allocation.record(RequestType.EMBEDDING, embedded.promptTokens() > 0 ? embedded.promptTokens() : estimate);
+                        }
                         return new EmbeddingOutcome.Embedded(embedded.vectors(), target.model(), provider.name(),
                             embedded.promptTokens());
                     }

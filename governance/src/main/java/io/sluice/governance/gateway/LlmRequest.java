@@ -15,9 +15,10 @@ import java.util.Objects;
  * @param check     decides whether an answer is usable (e.g. {@code IntentParser.check(...)}); an
  *                  unusable answer is a failure (retried, counted by the breaker)
  * @param parameters generation parameters, tools and response format passed to the provider verbatim
+ * @param type      what the call is for (token allocation by type); null = {@link RequestType#defaultFor} the lane
  */
 public record LlmRequest(Lane lane, String route, List<LlmMessage> messages, int maxTokens, Duration budget,
-        ResponseCheck check, LlmParameters parameters) {
+        ResponseCheck check, LlmParameters parameters, RequestType type) {
 
     public LlmRequest {
         Objects.requireNonNull(lane, "lane");
@@ -33,6 +34,12 @@ public record LlmRequest(Lane lane, String route, List<LlmMessage> messages, int
         }
         check = check == null ? ResponseCheck.NON_EMPTY : check;
         parameters = parameters == null ? LlmParameters.NONE : parameters;
+        type = type == null ? RequestType.defaultFor(lane) : type;
+    }
+
+    public LlmRequest(Lane lane, String route, List<LlmMessage> messages, int maxTokens, Duration budget,
+            ResponseCheck check, LlmParameters parameters) {
+        this(lane, route, messages, maxTokens, budget, check, parameters, null);
     }
 
     public LlmRequest(Lane lane, String route, List<LlmMessage> messages, int maxTokens, Duration budget,
@@ -45,22 +52,30 @@ public record LlmRequest(Lane lane, String route, List<LlmMessage> messages, int
     }
 
     public static LlmRequest of(Lane lane, int maxTokens, LlmMessage... messages) {
-        return new LlmRequest(lane, null, List.of(messages), maxTokens, null, ResponseCheck.NON_EMPTY, LlmParameters.NONE);
+        return new LlmRequest(lane, null, List.of(messages), maxTokens, null, ResponseCheck.NON_EMPTY, LlmParameters.NONE, null);
     }
 
     public LlmRequest withBudget(Duration newBudget) {
-        return new LlmRequest(lane, route, messages, maxTokens, newBudget, check, parameters);
+        return new LlmRequest(lane, route, messages, maxTokens, newBudget, check, parameters, type);
     }
 
     public LlmRequest withRoute(String newRoute) {
-        return new LlmRequest(lane, newRoute, messages, maxTokens, budget, check, parameters);
+        return new LlmRequest(lane, newRoute, messages, maxTokens, budget, check, parameters, type);
     }
 
     public LlmRequest withCheck(ResponseCheck newCheck) {
-        return new LlmRequest(lane, route, messages, maxTokens, budget, newCheck, parameters);
+        return new LlmRequest(lane, route, messages, maxTokens, budget, newCheck, parameters, type);
     }
 
     public LlmRequest withParameters(LlmParameters newParameters) {
-        return new LlmRequest(lane, route, messages, maxTokens, budget, check, newParameters);
+        return new LlmRequest(lane, route, messages, maxTokens, budget, check, newParameters, type);
+    }
+
+    public LlmRequest withType(RequestType newType) {
+        return new LlmRequest(lane, route, messages, maxTokens, budget, check, parameters, newType);
+    }
+
+    public LlmRequest withMaxTokens(int newMaxTokens) {
+        return new LlmRequest(lane, route, messages, newMaxTokens, budget, check, parameters, type);
     }
 }

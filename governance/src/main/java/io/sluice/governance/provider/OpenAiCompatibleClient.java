@@ -1,5 +1,6 @@
 package io.sluice.governance.provider;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.time.Duration;
@@ -27,6 +28,7 @@ import okhttp3.ResponseBody;
 import okio.BufferedSource;
 
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonGenerator;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
@@ -51,6 +53,8 @@ public final class OpenAiCompatibleClient implements ProviderClient {
 
     private final ProviderEndpoint endpoint;
     private final OkHttpClient http;
+    /** Bounded by the route table's models (a few per provider). */
+    private final Map<String, HttpUrl> urls = new java.util.concurrent.ConcurrentHashMap<>();
 
     public OpenAiCompatibleClient(ProviderEndpoint endpoint) {
         this.endpoint = endpoint;
@@ -84,11 +88,10 @@ public final class OpenAiCompatibleClient implements ProviderClient {
         http.timeout().timeout(Math.max(1, timeout.toMillis()), TimeUnit.MILLISECONDS);
         try (Response response = http.execute()) {
             RateLimitInfo limits = RateLimitInfo.from(response::header);
-            String text = response.body() == null ? "" : response.body().string();
             if (!response.isSuccessful()) {
-                return failure(response.code(), text, limits);
+                return failure(response.code(), response.body() == null ? "" : response.body().string(), limits);
             }
-            return answered(JSON.readTree(text), limits);
+            return answered(JSON.readTree(response.body() == null ? new byte[0] : response.body().bytes()), limits);
         } catch (JacksonException e) {
             return new ProviderResult.Failed(ProviderResult.Kind.UNPARSABLE, "unparsable answer", RateLimitInfo.NONE);
         } catch (IOException e) {
@@ -139,7 +142,7 @@ public final class OpenAiCompatibleClient implements ProviderClient {
         body.put("model", model);
         ArrayNode input = body.putArray("input");
         inputs.forEach(input::add);
-        okhttp3.Call http = this.http.newCall(request("embeddings", model, body));
+        okhttp3.Call http = this.http.newCall(request("embeddings", model, JSON.writeValueAsBytes(body)));
         http.timeout().timeout(Math.max(1, timeout.toMillis()), TimeUnit.MILLISECONDS);
         try (Response response = http.execute()) {
             RateLimitInfo limits = RateLimitInfo.from(response::header);
@@ -179,19 +182,14 @@ public final class OpenAiCompatibleClient implements ProviderClient {
 
     // ------------------------------------------------------------------ wire format
 
-    private Request request(String path, String model, JsonNode body) {
-        String base = endpoint.baseUrl().endsWith("/") ? endpoint.baseUrl().substring(0, endpoint.baseUrl().length() - 1)
-            : endpoint.baseUrl();
-        Request.Builder builder = new Request.Builder().post(RequestBody.create(JSON.writeValueAsBytes(body), JSON_TYPE));
+    private Request request(String path, String model, byte[] body) {
+        Request.Builder builder = new Request.Builder().post(RequestBody.create(body, JSON_TYPE))
+            .url(urls.computeIfAbsent(model + " " + path, k -> url(path, model)));
         if (endpoint.kind().azure()) {
-            HttpUrl url = HttpUrl.get(base + "/openai/deployments/" + model + "/" + path).newBuilder()
-                .addQueryParameter("api-version", endpoint.apiVersion()).build();
-            builder.url(url);
             if (endpoint.apiKey() != null && !endpoint.apiKey().isBlank()) {
                 builder.header("api-key", endpoint.apiKey());
             }
         } else {
-            builder.url(base + "/" + path);
             if (endpoint.apiKey() != null && !endpoint.apiKey().isBlank()) {
                 builder.header("Authorization", "Bearer " + endpoint.apiKey());
             }
@@ -199,41 +197,76 @@ public final class OpenAiCompatibleClient implements ProviderClient {
         return builder.build();
     }
 
-    static ObjectNode body(ProviderClient.Call call, boolean stream) {
-        ObjectNode body = JSON.createObjectNode();
-        body.put("model", call.model());
-        ArrayNode messages = body.putArray("messages");
-        for (LlmMessage m : call.messages()) {
-            ObjectNode message = messages.addObject();
-            message.put("role", m.role().name().toLowerCase(java.util.Locale.ROOT));
-            if (m.content().isEmpty() && m.toolCalls() != null) {
-                message.putNull("content");
-            } else {
-                message.put("content", m.content());
+    /**
+     * The request body, written straight to bytes (no tree of it is built): the call's messages, the
+     * completion cap and every parameter as the client sent it.
+     */
+    static byte[] body(ProviderClient.Call call, boolean stream) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(512);
+        try (JsonGenerator json = JSON.createGenerator(bytes)) {
+            json.writeStartObject();
+            json.writeStringProperty("model", call.model());
+            json.writeArrayPropertyStart("messages");
+            for (LlmMessage m : call.messages()) {
+                json.writeStartObject();
+                json.writeStringProperty("role", ROLES.get(m.role()));
+                if (m.content().isEmpty() && m.toolCalls() != null) {
+                    json.writeNullProperty("content");
+                } else {
+                    json.writeStringProperty("content", m.content());
+                }
+                if (m.toolCalls() != null) {
+                    json.writeName("tool_calls");
+                    json.writeTree(m.toolCalls());
+                }
+                if (m.toolCallId() != null) {
+                    json.writeStringProperty("tool_call_id", m.toolCallId());
+                }
+                if (m.name() != null) {
+                    json.writeStringProperty("name", m.name());
+                }
+                json.writeEndObject();
             }
-            if (m.toolCalls() != null) {
-                message.set("tool_calls", m.toolCalls());
+            json.writeEndArray();
+            LlmParameters parameters = call.parameters();
+            json.writeNumberProperty(parameters.has(LlmParameters.MAX_COMPLETION_TOKENS)
+                ? LlmParameters.MAX_COMPLETION_TOKENS : "max_tokens", call.maxTokens());
+            for (Map.Entry<String, JsonNode> p : parameters.values().entrySet()) {
+                if (!p.getKey().equals(LlmParameters.MAX_COMPLETION_TOKENS)) {
+                    json.writeName(p.getKey());
+                    json.writeTree(p.getValue());
+                }
             }
-            if (m.toolCallId() != null) {
-                message.put("tool_call_id", m.toolCallId());
+            if (stream) {
+                json.writeBooleanProperty("stream", true);
+                json.writeObjectPropertyStart("stream_options");
+                json.writeBooleanProperty("include_usage", true); // usage settles the token budget
+                json.writeEndObject();
             }
-            if (m.name() != null) {
-                message.put("name", m.name());
-            }
+            json.writeEndObject();
         }
-        LlmParameters parameters = call.parameters();
-        body.put(parameters.has(LlmParameters.MAX_COMPLETION_TOKENS) ? LlmParameters.MAX_COMPLETION_TOKENS : "max_tokens",
-            call.maxTokens());
-        for (Map.Entry<String, JsonNode> p : parameters.values().entrySet()) {
-            if (!p.getKey().equals(LlmParameters.MAX_COMPLETION_TOKENS)) {
-                body.set(p.getKey(), p.getValue());
-            }
+        return bytes.toByteArray();
+    }
+
+    private static final Map<LlmMessage.Role, String> ROLES = roles();
+
+    private static Map<LlmMessage.Role, String> roles() {
+        Map<LlmMessage.Role, String> names = new java.util.EnumMap<>(LlmMessage.Role.class);
+        for (LlmMessage.Role role : LlmMessage.Role.values()) {
+            names.put(role, role.name().toLowerCase(java.util.Locale.ROOT));
         }
-        if (stream) {
-            body.put("stream", true);
-            body.putObject("stream_options").put("include_usage", true); // usage settles the token budget
+        return names;
+    }
+
+    /** Parsed once per model and path (Azure names the deployment in the path): a URL parse per call is measurable. */
+    private HttpUrl url(String path, String model) {
+        String base = endpoint.baseUrl().endsWith("/") ? endpoint.baseUrl().substring(0, endpoint.baseUrl().length() - 1)
+            : endpoint.baseUrl();
+        if (endpoint.kind().azure()) {
+            return HttpUrl.get(base + "/openai/deployments/" + model + "/" + path).newBuilder()
+                .addQueryParameter("api-version", endpoint.apiVersion()).build();
         }
-        return body;
+        return HttpUrl.get(base + "/" + path);
     }
 
     static ProviderResult answered(JsonNode tree, RateLimitInfo limits) {

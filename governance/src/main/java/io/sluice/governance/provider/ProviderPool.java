@@ -29,12 +29,16 @@ public final class ProviderPool implements AutoCloseable {
     public static final class Member {
         private final ProviderEndpoint endpoint;
         private final ProviderClient client;
-        private final ProviderSettings settings;
-        private final ProviderRateLimits tokens;
-        private final ProviderRateLimits requests;
-        private final ConsecutiveFailureBreaker breaker;
+        // replaced whole by reconfigure() (the console's live change); a call reads each once
+        private volatile ProviderSettings settings;
+        private volatile ProviderRateLimits tokens;
+        private volatile ProviderRateLimits requests;
+        private volatile ConsecutiveFailureBreaker breaker;
+        private volatile boolean enabled = true;
         private final AtomicInteger inFlight = new AtomicInteger();
         private volatile long lowUntilNanos;
+        /** Redis prefix of the token window when it is not the provider's own (the short form), else null. */
+        private String tokensPrefix;
 
         Member(ProviderEndpoint endpoint, ProviderClient client, ProviderSettings settings, ProviderRateLimits tokens,
                 ProviderRateLimits requests) {
@@ -77,6 +81,11 @@ public final class ProviderPool implements AutoCloseable {
             return breaker;
         }
 
+        /** False when an operator took the provider out of every route (its targets are skipped). */
+        public boolean enabled() {
+            return enabled;
+        }
+
         public int inFlight() {
             return inFlight.get();
         }
@@ -114,10 +123,57 @@ public final class ProviderPool implements AutoCloseable {
 
     private final Map<String, Member> members;
     private final ClusterPermits permits;
+    private final RedissonClient redisson;
+    private final String keyPrefix;
+    private final RedisGuard guard;
+    private final IntSupplier knownInstances;
+    private final Map<String, ProviderSettings> configured = new LinkedHashMap<>();
 
-    private ProviderPool(Map<String, Member> members, ClusterPermits permits) {
+    private ProviderPool(Map<String, Member> members, ClusterPermits permits, RedissonClient redisson, String keyPrefix,
+            RedisGuard guard, IntSupplier knownInstances) {
         this.members = members;
         this.permits = permits;
+        this.redisson = redisson;
+        this.keyPrefix = keyPrefix;
+        this.guard = guard;
+        this.knownInstances = knownInstances;
+        members.forEach((name, m) -> configured.put(name, m.settings()));
+    }
+
+    /** The settings a provider started with (application.yml). */
+    public ProviderSettings configured(String name) {
+        get(name);
+        return configured.get(name);
+    }
+
+    /**
+     * Applies new limits to a provider on this instance (the caller validated them; {@code GatewayLiveConfig}
+     * carries them to the others). Windows keep their Redis keys, so what was used stays counted; a breaker
+     * whose rule changed starts closed; calls in flight finish under the settings they started with.
+     *
+     * @param resizePermits whether to resize the provider's cluster permits (the instance that made the change)
+     */
+    public void reconfigure(String name, ProviderSettings next, boolean enabled, boolean resizePermits) {
+        Member m = get(name);
+        ProviderSettings before = m.settings;
+        if (next.tpm() != before.tpm() || !next.tpmWindow().equals(before.tpmWindow())) {
+            // the one-provider short form keeps the gateway-wide window's keys
+            String prefix = m.tokensPrefix != null ? m.tokensPrefix : keyPrefix + "p:" + name + ":";
+            m.tokens = new ProviderRateLimits(redisson, prefix, guard, knownInstances, next.tpm(), next.tpmWindow());
+        }
+        if (next.rpm() != before.rpm()) {
+            m.requests = next.rpm() <= 0 ? null : new ProviderRateLimits(redisson, keyPrefix + "p:" + name + ":rpm:", guard,
+                knownInstances, next.rpm(), Duration.ofMinutes(1));
+        }
+        if (next.breakerFailures() != before.breakerFailures() || !next.breakerOpenFor().equals(before.breakerOpenFor())) {
+            m.breaker = new ConsecutiveFailureBreaker("provider " + name + " breaker", next.breakerFailures(),
+                next.breakerOpenFor());
+        }
+        if (resizePermits && next.permits() > 0 && permits != null) {
+            permits.resize(name, next.permits());
+        }
+        m.settings = next;
+        m.enabled = enabled;
     }
 
     /** A provider as configured: where it is, its client and its limits. */
@@ -143,15 +199,16 @@ public final class ProviderPool implements AutoCloseable {
                 : new ProviderRateLimits(redisson, prefix, guard, knownInstances, s.tpm(), s.tpmWindow());
             ProviderRateLimits requests = s.rpm() <= 0 ? null
                 : new ProviderRateLimits(redisson, prefix + "rpm:", guard, knownInstances, s.rpm(), Duration.ofMinutes(1));
-            members.put(name, new Member(spec.endpoint(), spec.client(), s, tokens, requests));
-            if (s.permits() > 0) {
-                permitLanes.put(name, new PermitProperties.Lane(s.permits(), Duration.ZERO, Duration.ofMinutes(5)));
-            }
+            Member member = new Member(spec.endpoint(), spec.client(), s, tokens, requests);
+            member.tokensPrefix = tokens == defaultTokens ? keyPrefix : null;
+            members.put(name, member);
+            // every provider has a permit lane, so the console may cap one that started without a cap
+            permitLanes.put(name, new PermitProperties.Lane(Math.max(1, s.permits()), Duration.ZERO, Duration.ofMinutes(5)));
         }
         ClusterPermits permits = permitLanes.isEmpty() ? null
             : new ClusterPermits(redisson, new PermitProperties(keyPrefix + "provider-permits:", permitLanes), guard,
                 knownInstances);
-        return new ProviderPool(members, permits);
+        return new ProviderPool(members, permits, redisson, keyPrefix, guard, knownInstances);
     }
 
     public Member get(String name) {

@@ -13,7 +13,7 @@ import io.sluice.governance.provider.ProviderPool;
  * drawn by weight ÷ (1 + calls in flight at its provider) — load balancing by weight and least in flight
  * — the rest by that score; then targets whose provider is "low" on its announced quota (the proactive
  * shift); then those whose breaker is open (a half-open probe may still pass). Zero-weight targets are
- * standbys: only tried when the weighted ones could not answer.
+ * standbys: only tried when the weighted ones could not answer. Targets of a disabled provider are left out.
  */
 public final class TargetOrder {
 
@@ -21,7 +21,11 @@ public final class TargetOrder {
     }
 
     public static List<ModelRoutes.Target> order(List<ModelRoutes.Target> targets, Function<String, ProviderPool.Member> providers) {
-        if (targets.size() == 1) {
+        if (targets.stream().anyMatch(t -> !providers.apply(t.provider()).enabled())) {
+            // a provider an operator disabled is not tried at all (not even as a last resort)
+            targets = targets.stream().filter(t -> providers.apply(t.provider()).enabled()).toList();
+        }
+        if (targets.size() <= 1) {
             return targets;
         }
         List<ModelRoutes.Target> healthy = new ArrayList<>();

@@ -69,6 +69,47 @@ class ClusterGlobalRateTest {
     }
 
     @Test
+    void leasedInBatchesTwoInstancesStillAdmitNoMoreThanTheClusterRate() throws Exception {
+        String url = System.getenv("SLUICE_REDIS_URL");
+        assertThat(url).as("SLUICE_REDIS_URL (scripts/services-up.sh)").isNotBlank();
+        double rate = 400;
+        List<ClusterGlobalRate> instances = List.of(leased(url, Duration.ofMillis(50)), leased(url, Duration.ofMillis(50)));
+        instances.forEach(i -> i.publish(rate));
+        instances.get(0).publish(rate);
+        assertThat(instances.get(0).liveInstances()).isEqualTo(2);
+
+        long started = System.nanoTime();
+        int admitted = hammer(instances, rate, Duration.ofSeconds(3));
+        double seconds = (System.nanoTime() - started) / 1e9;
+
+        // callers asking far more than the rate: leases take nothing extra from the one shared bucket
+        assertThat(admitted).as("admitted in %.1f s by two instances", seconds)
+            .isLessThanOrEqualTo((int) Math.ceil(rate * seconds + rate)).isGreaterThanOrEqualTo((int) (rate * 2));
+    }
+
+    @Test
+    void belowTheRateALeaseServesManyAdmissionsPerRoundTrip() throws Exception {
+        String url = System.getenv("SLUICE_REDIS_URL");
+        assertThat(url).as("SLUICE_REDIS_URL (scripts/services-up.sh)").isNotBlank();
+        double rate = 100_000;   // a bucket these callers cannot empty: every call is admitted
+        List<ClusterGlobalRate> instances = List.of(leased(url, Duration.ofMillis(50)), leased(url, Duration.ofMillis(50)));
+        instances.forEach(i -> i.publish(rate));
+
+        int admitted = hammer(instances, rate, Duration.ofSeconds(2));
+        long roundTrips = instances.stream().mapToLong(ClusterGlobalRate::roundTrips).sum();
+
+        // one round trip per instance per lease period (50 ms) or per doubling of the batch, not per admission
+        assertThat(admitted).isGreaterThan(1_000);
+        assertThat(roundTrips).as("script calls for %s admissions", admitted).isLessThan(admitted / 10);
+    }
+
+    private ClusterGlobalRate leased(String url, Duration lease) {
+        RedissonClient redisson = Redisson.create(RedisTopology.ofUrl(url).toConfig(2_000, 500, 0));
+        clients.add(redisson);
+        return new ClusterGlobalRate(redisson, prefix, new RedisGuard(Duration.ofSeconds(30)), Duration.ofSeconds(30), lease);
+    }
+
+    @Test
     void withRedisStoppedEachInstanceKeepsToItsShare() throws Exception {
         throwaway = RedisServer.newRedisServer().port(freePort()).bind("127.0.0.1")
             .setting("save \"\"").setting("appendonly no").build();
@@ -102,6 +143,10 @@ class ClusterGlobalRateTest {
 
     /** Callers on every instance asking as fast as they are told they may; returns the admissions. */
     private static int hammer(List<ClusterGlobalRate> instances, Duration duration) throws Exception {
+        return hammer(instances, RATE, duration);
+    }
+
+    private static int hammer(List<ClusterGlobalRate> instances, double rate, Duration duration) throws Exception {
         AtomicInteger admitted = new AtomicInteger();
         ExecutorService callers = Executors.newFixedThreadPool(4);
         long end = System.nanoTime() + duration.toNanos();
@@ -110,7 +155,7 @@ class ClusterGlobalRateTest {
             ClusterGlobalRate instance = instances.get(c % instances.size());
             running.add(callers.submit(() -> {
                 while (System.nanoTime() < end) {
-                    Duration wait = instance.take(RATE);
+                    Duration wait = instance.take(rate);
                     if (wait.isZero()) {
                         admitted.incrementAndGet();
                     } else {

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import java.util.Map;
 
+import io.sluice.governance.gateway.Lane;
+import io.sluice.governance.gateway.LlmParameters;
 import io.sluice.governance.tier.FidelityTier;
 
 import org.junit.jupiter.api.Test;
@@ -51,8 +53,33 @@ class DegradationPolicyTest {
 
         DegradationPolicy configured = new DegradationPolicy(properties);
 
-        assertThat(configured.knobs(DegradationLevel.L0)).isEqualTo(custom);
+        // a level without sampling knobs keeps the built-in ones of every lane
+        assertThat(configured.knobs(DegradationLevel.L0)).isEqualTo(custom.withGeneration(
+            DegradationProperties.defaults().levels().get(DegradationLevel.L0).generation()));
         assertThat(configured.knobs(DegradationLevel.L3).highestTier()).isEqualTo(FidelityTier.F1);
+    }
+
+    @Test
+    void eachLevelCarriesTemperatureAndTopPPerLaneAndALevelNamesOnlyTheLanesItChanges() {
+        LevelKnobs custom = new LevelKnobs(FidelityTier.F2, 0.9, 1, 200, "light", false,
+            Map.of(Lane.INTERACTIVE, new Generation(0.05, 0.5)));
+        DegradationPolicy configured = new DegradationPolicy(new DegradationProperties("p:", true, Duration.ofSeconds(1),
+            Duration.ofMinutes(1), Duration.ofSeconds(30), Map.of(DegradationLevel.L2, custom), null));
+
+        LlmParameters interactive = configured.knobs(DegradationLevel.L2).parameters(Lane.INTERACTIVE, LlmParameters.NONE);
+        assertThat(interactive.values().get("temperature").asDouble()).isEqualTo(0.05);
+        assertThat(interactive.values().get("top_p").asDouble()).isEqualTo(0.5);
+        // batch was not named: the built-in L2 batch knobs
+        assertThat(configured.knobs(DegradationLevel.L2).generation(Lane.BATCH)).isEqualTo(new Generation(0.0, 0.8));
+        assertThat(configured.knobs(DegradationLevel.L0).generation(Lane.INTERACTIVE)).isEqualTo(new Generation(0.3, 0.9));
+        // a caller's own value wins (a /v1 client's temperature)
+        LlmParameters own = new LlmParameters(Map.of("temperature",
+            tools.jackson.databind.node.JsonNodeFactory.instance.numberNode(1.2)));
+        LlmParameters merged = configured.knobs(DegradationLevel.L2).parameters(Lane.INTERACTIVE, own);
+        assertThat(merged.values().get("temperature").asDouble()).isEqualTo(1.2);
+        assertThat(merged.values().get("top_p").asDouble()).isEqualTo(0.5);
+        assertThatThrownBy(() -> new Generation(2.5, null)).hasMessageContaining("temperature");
+        assertThatThrownBy(() -> new Generation(null, 0.0)).hasMessageContaining("top-p");
     }
 
     @Test

@@ -43,6 +43,11 @@ class ProviderFailoverTest {
     }
 
     LlmGateway gateway(ProviderSettings aSettings) {
+        return assembly(aSettings).gateway();
+    }
+
+    /** One gateway instance over a and b; every call makes another instance of the same cluster (same Redis prefix). */
+    GatewayAssembly assembly(ProviderSettings aSettings) {
         GatewayProperties base = fixture.properties(a.baseUrl());
         Map<String, GatewayProperties.Model> models = new LinkedHashMap<>();
         models.put(fixture.primary, new GatewayProperties.Model("gpt-x", null, List.of(
@@ -66,7 +71,7 @@ class ProviderFailoverTest {
                 new ProviderPool.Spec(endpoint("b", b), new OpenAiCompatibleClient(endpoint("b", b)), plain)));
         closeables.add(0, assembly);
         assembly.withEmbeddings(fixture.primary, Duration.ofSeconds(3), withEmbedding);
-        return assembly.gateway();
+        return assembly;
     }
 
     static ProviderEndpoint endpoint(String name, MockProvider mock) {
@@ -179,5 +184,81 @@ class ProviderFailoverTest {
         assertThat(b.lastRequest().path("seed").asInt()).isEqualTo(7);
         assertThat(b.lastRequest().path("response_format").path("type").asString()).isEqualTo("json_object");
         assertThat(b.lastRequest().path("tools").path(0).path("function").path("name").asString()).isEqualTo("lookup_order");
+    }
+
+    /** One stream's end: its text and outcome, and how many tokens reached the client. */
+    record Streamed(LlmOutcome outcome, String text) {
+    }
+
+    static Streamed stream(LlmGateway gateway, String question) throws Exception {
+        java.util.concurrent.CompletableFuture<LlmOutcome> end = new java.util.concurrent.CompletableFuture<>();
+        StringBuilder text = new StringBuilder();
+        gateway.stream(GatewayFixture.ask(Lane.INTERACTIVE, question, 16), new LlmStreamListener() {
+            @Override
+            public void onToken(String token) {
+                synchronized (text) {
+                    text.append(token);
+                }
+            }
+
+            @Override
+            public void onComplete(LlmOutcome.Answered answered) {
+                end.complete(answered);
+            }
+
+            @Override
+            public void onEnd(LlmOutcome outcome) {
+                end.complete(outcome);
+            }
+        });
+        LlmOutcome outcome = end.get(20, java.util.concurrent.TimeUnit.SECONDS);
+        synchronized (text) {
+            return new Streamed(outcome, text.toString());
+        }
+    }
+
+    @Test
+    void aStreamWhoseFirstTargetFailsBeforeTheFirstByteIsServedByTheNext() throws Exception {
+        GatewayAssembly assembly = assembly(settings());
+        // a first on every call (b a standby), so each stream starts at a
+        assembly.liveConfig().setRoute(fixture.primary, new GatewayLiveConfig.RouteChange(List.of(
+            new io.sluice.governance.route.ModelRoutes.Target("a", "gpt-x", 1),
+            new io.sluice.governance.route.ModelRoutes.Target("b", "gpt-x", 0)), null));
+        a.scenario(Scenario.healthy().withErrors(1.0, 503));
+
+        Streamed first = stream(assembly.gateway(), "where is my order");
+
+        assertThat(first.outcome()).isInstanceOfSatisfying(LlmOutcome.Answered.class,
+            answered -> assertThat(answered.provider()).isEqualTo("b"));
+        assertThat(first.text()).isNotEmpty().isEqualTo(((LlmOutcome.Answered) first.outcome()).text());
+        assertThat(a.counters().requests()).as("a was tried first").isEqualTo(1);
+
+        a.scenario(Scenario.healthy().withRateLimited(1.0, 30));
+        GatewayAssembly fresh = assembly(settings()); // a's breaker closed again (one failure so far)
+        Streamed limited = stream(fresh.gateway(), "refund please");
+        assertThat(limited.outcome()).as("a 429 before the first byte fails over too")
+            .isInstanceOfSatisfying(LlmOutcome.Answered.class, answered -> assertThat(answered.provider()).isEqualTo("b"));
+        assertThat(a.counters().rejected()).isEqualTo(1);
+        assertThat(b.counters().served()).isEqualTo(2);
+        // a permit's release reaches Redis asynchronously
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> permitsInUse(fresh) == 0);
+    }
+
+    @Test
+    void aStreamWhoseEveryTargetFailsBeforeTheFirstByteEndsWithTheFailureAndGivesItsPermitBack() throws Exception {
+        GatewayAssembly assembly = assembly(settings());
+        a.scenario(Scenario.healthy().withErrors(1.0, 503));
+        b.scenario(Scenario.healthy().withErrors(1.0, 502));
+
+        Streamed streamed = stream(assembly.gateway(), "where is my order");
+
+        assertThat(streamed.outcome()).isInstanceOf(LlmOutcome.Degraded.class);
+        assertThat(streamed.text()).isEmpty();
+        assertThat(a.counters().requests() + b.counters().requests()).as("each target of the chain tried once").isGreaterThanOrEqualTo(2);
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> permitsInUse(assembly) == 0);
+    }
+
+    static int permitsInUse(GatewayAssembly assembly) {
+        return assembly.permits().inUse(Lane.INTERACTIVE.key());
     }
 }

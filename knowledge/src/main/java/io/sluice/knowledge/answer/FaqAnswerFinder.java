@@ -23,17 +23,16 @@ import io.sluice.knowledge.faq.FaqSnapshotService;
 
 /**
  * The one F1 path: which FAQ entry answers a question, without any LLM. Candidates come from the first
- * vector tier's FAQ-mirror hits (the chain's, or searched directly when the chain handed over) and from
- * the published FAQ snapshot. The relevance bars decide only whether the question is answered at all
- * (some candidate clears its tier's bar; else the honest no-answer), never which entry wins. Candidates
- * are ranked by the question's cosine to the entry's best question or phrasing plus
- * {@link #ANSWER_WEIGHT} times its cosine to the entry's answer (tune sets: English hit@1 0.77 → 0.81,
- * Traditional Chinese bank 0.93 → 0.96; the weight was chosen from 0, 0.2, 0.35, 0.5, 0.75 on the tune
- * queries only; the snapshot's keyword blend ranked worse than the plain cosine). Among near-equal
- * candidates the one in the question's language wins, and an entry's language variant
- * ({@code <key>.en}, {@code <key>.zh}) replaces it when the question is in that language. The chat, the
- * hit-test API, the console and the {@code faq-queries} evaluation all call this, so what they report is
- * what customers get.
+ * vector tier's FAQ-mirror hits (the chain's, or searched directly when the chain handed over), from the
+ * published FAQ snapshot and from BM25, {@link Ranking#pool} from each. The relevance bars decide only
+ * whether the question is answered at all (a vector or snapshot candidate clears its tier's bar; else the
+ * honest no-answer), never which entry wins. Candidates are ranked by {@link Ranking#fuse}: the question's
+ * best cosine over the entry's question and variants, plus weighted its second-best variant, its cosine to
+ * the entry's answer and its BM25 share, with weights per embedding route chosen on the tune queries only
+ * ({@link Ranking#MAIN}, {@link Ranking#ENGLISH}; docs/benchmarks-knowledge.md). Among near-equal
+ * candidates the one in the question's language wins, and an entry's language variant ({@code <key>.en},
+ * {@code <key>.zh}) replaces it when the question is in that language. The chat, the hit-test API, the
+ * console and the {@code faq-queries} evaluation all call this, so what they report is what customers get.
  */
 public class FaqAnswerFinder {
 
@@ -55,17 +54,52 @@ public class FaqAnswerFinder {
         }
     }
 
-    /** Candidates gathered from each source (hit@5 needs five). */
+    /** Candidates reported (hit@5 needs five). */
     public static final int CANDIDATES = 5;
     /** A same-language candidate replaces the best one when its score (same source) is this close. */
     static final double LANGUAGE_MARGIN = 0.05;
-    /** Weight of the question-to-answer cosine in the ranking (chosen on the tune sets, not the held-out ones). */
-    public static final double ANSWER_WEIGHT = 0.75;
+
+    /**
+     * How candidates are ordered: {@code textCosine + answerWeight × answerCosine + lexicalWeight × bm25 +
+     * supportWeight × secondTextCosine}, where {@code textCosine} is the question's best cosine over the
+     * entry's question and variants (question-to-question, the strongest signal), {@code bm25} the entry's
+     * BM25 score divided by the best BM25 score of the question (0 when BM25 did not find it), and
+     * {@code secondTextCosine} the entry's second-best variant (an entry several variants agree on is more
+     * likely right than one lucky phrasing). {@code pool} candidates are gathered from each source.
+     */
+    public record Ranking(double answerWeight, double lexicalWeight, double supportWeight, int pool) {
+        /** Before issue 13's ranking work: answer cosine only, five candidates per source. */
+        public static final Ranking ANSWER_ONLY = new Ranking(0.75, 0, 0, CANDIDATES);
+        /**
+         * Questions on the main model's route (BGE: Chinese and anything not Latin-script); the best on the
+         * Chinese tune queries (the second variant did not help there). docs/benchmarks-knowledge.md.
+         */
+        public static final Ranking MAIN = new Ranking(0.75, 0.05, 0, 10);
+        /**
+         * Latin-script questions on the English model's route (MiniLM): the best on the English tune queries,
+         * where the entry's second-best variant was the strongest lever (+0.08 hit@1 on the sample FAQ).
+         */
+        public static final Ranking ENGLISH = new Ranking(0.5, 0.05, 1.0, 10);
+
+        public Ranking {
+            if (answerWeight < 0 || lexicalWeight < 0 || supportWeight < 0 || pool < CANDIDATES || pool > 50) {
+                throw new IllegalArgumentException("weights >= 0 and a pool of " + CANDIDATES + "-50 candidates");
+            }
+        }
+
+        /** The fused score of one candidate's features. */
+        public double fuse(double textCosine, double secondTextCosine, double answerCosine, double bm25Share) {
+            return textCosine + answerWeight * answerCosine + lexicalWeight * bm25Share
+                + supportWeight * Math.max(0, secondTextCosine);
+        }
+    }
 
     private final RetrievalChain chain;
     private final FaqSnapshotService snapshots;
     private final Embedder embedder;
     private final Embedder english;
+    private final Ranking main;
+    private final Ranking englishRoute;
     /** Vectors of entry texts and answers for the ranking, per snapshot version and model (filled lazily). */
     private volatile TextVectors vectors = new TextVectors(-1, new java.util.concurrent.ConcurrentHashMap<>());
 
@@ -78,29 +112,53 @@ public class FaqAnswerFinder {
 
     /** @param english the English model for Latin-script questions (null: the main model for all) */
     public FaqAnswerFinder(RetrievalChain chain, FaqSnapshotService snapshots, Embedder embedder, Embedder english) {
+        this(chain, snapshots, embedder, english, Ranking.MAIN, Ranking.ENGLISH);
+    }
+
+    /**
+     * @param main         ranking of questions the main model answers
+     * @param englishRoute ranking of Latin-script questions when there is an English model
+     */
+    public FaqAnswerFinder(RetrievalChain chain, FaqSnapshotService snapshots, Embedder embedder, Embedder english,
+            Ranking main, Ranking englishRoute) {
         this.chain = chain;
         this.snapshots = snapshots;
         this.embedder = embedder;
         this.english = english;
+        this.main = main;
+        this.englishRoute = englishRoute;
+    }
+
+    /** The ranking this question gets: by the model that embeds it (English route or main). */
+    public Ranking ranking(String question) {
+        return englishRoute(question) ? englishRoute : main;
+    }
+
+    private boolean englishRoute(String question) {
+        return english != null && question != null && io.sluice.knowledge.embedding.Scripts.latin(question);
     }
 
     /** Runs the chain with {@code plan} (its thresholds are the relevance bars) and picks the entry. */
     public Found find(String question, RetrievalPlan plan) {
-        return find(question, plan, chain.retrieve(question, plan.topK() < CANDIDATES ? plan.withTopK(CANDIDATES) : plan));
+        int pool = ranking(question).pool();
+        return find(question, plan, chain.retrieve(question, plan.topK() < pool ? plan.withTopK(pool) : plan));
     }
 
     /**
      * Picks the entry from a chain result already computed for this question with {@code plan}. The bars
      * decide only whether the question is answered at all (some candidate clears its tier's bar); which
-     * entry answers is ranked over every candidate, so a bar never changes which entry wins.
+     * entry answers is ranked over every candidate, so a bar never changes which entry wins. BM25's
+     * candidates join the ranking but never make a question relevant on their own.
      */
     public Found find(String question, RetrievalPlan plan, RetrievalResult retrieval) {
         AnswerLanguage language = AnswerLanguage.of(question);
         FaqSnapshot snapshot = snapshots.current();
+        Ranking ranking = ranking(question);
         Map<String, Candidate> ranked = new LinkedHashMap<>();
         boolean relevant = false;
         List<Passage> vectorHits = retrieval != null && retrieval.answeredBy() != null
-            && retrieval.answeredBy().startsWith("vector") ? retrieval.passages() : vectorHits(question, plan);
+            && retrieval.answeredBy().startsWith("vector") ? retrieval.passages()
+            : tierHits(question, plan, TierKind.VECTOR, ranking.pool());
         for (Passage p : vectorHits) {
             if (p.isFaq() && !ranked.containsKey(p.source().faqKey())) {
                 Optional<FaqEntry> e = entry(snapshot, p.source().faqKey());
@@ -110,78 +168,153 @@ public class FaqAnswerFinder {
                 }
             }
         }
-        for (FaqMatch m : snapshotMatches(snapshot, question, plan)) {
+        for (FaqMatch m : snapshotMatches(snapshot, question, plan, ranking.pool())) {
             ranked.putIfAbsent(m.entry().key(), new Candidate(m.entry(), m.score(), "faq-snapshot", m.matched()));
             relevant |= m.score() >= plan.minFaqScore();
         }
-        List<Candidate> list = rank(snapshot, question, new ArrayList<>(ranked.values()));
+        Map<String, Double> bm25 = new java.util.HashMap<>();
+        if (ranking.lexicalWeight() > 0) {
+            List<Passage> lexical = retrieval != null && LEXICAL_TIER.equals(retrieval.answeredBy())
+                ? retrieval.passages() : tierHits(question, plan, TierKind.LEXICAL, ranking.pool());
+            double top = lexical.stream().filter(Passage::isFaq).mapToDouble(Passage::score).max().orElse(0);
+            for (Passage p : lexical) {
+                if (p.isFaq() && top > 0) {
+                    bm25.merge(p.source().faqKey(), p.score() / top, Math::max);
+                    Optional<FaqEntry> e = ranked.containsKey(p.source().faqKey()) ? Optional.empty()
+                        : entry(snapshot, p.source().faqKey());
+                    e.ifPresent(x -> ranked.put(x.key(), new Candidate(x, p.score(), p.tier(), p.text())));
+                }
+            }
+        }
+        List<Candidate> list = rank(snapshot, question, new ArrayList<>(ranked.values()), bm25, ranking);
         Candidate best = list.isEmpty() || !relevant ? null : inLanguage(snapshot, list, language);
         return new Found(question, language, retrieval, list.size() > CANDIDATES ? list.subList(0, CANDIDATES) : list,
             best);
     }
 
-    /** The first vector tier's FAQ hits, searched directly (the chain handed over below the vector bar). */
-    private List<Passage> vectorHits(String question, RetrievalPlan plan) {
-        float[] vector;
-        try {
-            vector = embedder.embed(question);
-        } catch (RuntimeException e) {
-            return List.of();
+    private static final String LEXICAL_TIER = io.sluice.knowledge.lexical.LuceneIndex.TIER_BM25;
+
+    /** The first tier of this kind that finds something, searched directly (the chain handed over past it). */
+    private List<Passage> tierHits(String question, RetrievalPlan plan, TierKind kind, int pool) {
+        float[] vector = null;
+        if (kind == TierKind.VECTOR) {
+            try {
+                vector = embedder.embed(question);
+            } catch (RuntimeException e) {
+                return List.of();
+            }
         }
         TierQuery query = new TierQuery(question, vector, new SearchFilter(plan.category(), Instant.now()));
         for (RetrievalTier tier : chain.tiers()) {
-            if (tier.kind() != TierKind.VECTOR || tier.skipReason(query) != null) {
+            if (tier.kind() != kind || tier.skipReason(query) != null) {
                 continue;
             }
             try {
-                List<Passage> found = tier.search(query, CANDIDATES);
+                List<Passage> found = tier.search(query, pool);
                 if (!found.isEmpty()) {
                     return found;
                 }
             } catch (Exception e) {
-                // this tier is down: the next vector tier, else the snapshot alone
+                // this tier is down: the next one of its kind, else the other sources alone
             }
         }
         return List.of();
     }
 
     /**
-     * Orders the candidates by question-to-text cosine plus {@link #ANSWER_WEIGHT} × question-to-answer
-     * cosine; their scores stay what their tier gave (the relevance bars judged those). Without an
-     * embedding (model down) the tiers' order stays.
+     * Orders the candidates by {@link Ranking#fuse}; their scores stay what their tier gave (the relevance
+     * bars judged those). Without an embedding (model down) the tiers' order stays.
      */
-    List<Candidate> rank(FaqSnapshot snapshot, String question, List<Candidate> candidates) {
+    List<Candidate> rank(FaqSnapshot snapshot, String question, List<Candidate> candidates, Map<String, Double> bm25,
+            Ranking ranking) {
         if (candidates.size() < 2) {
             return List.copyOf(candidates);
         }
-        Embedder model = english != null && io.sluice.knowledge.embedding.Scripts.latin(question) ? english : embedder;
+        Embedder model = englishRoute(question) ? english : embedder;
         try {
             float[] q = model.embed(question);
             Map<String, float[]> cache = vectorsFor(snapshot);
             String prefix = model.modelId() + "\u0000";
-            Map<Candidate, Double> fused = new java.util.HashMap<>();
+            // the snapshot's own vectors of the entry texts when they come from this model (no inference per query)
+            boolean onEnglish = model == english;
+            boolean stored = onEnglish ? model.modelId().equals(snapshot.englishModelId())
+                : model.modelId().equals(snapshot.modelId());
+            List<String> missing = new ArrayList<>();
+            Map<Candidate, double[]> best2 = new java.util.HashMap<>();
             for (Candidate c : candidates) {
-                List<String> texts = new ArrayList<>(c.entry().texts());
-                texts.add(c.entry().answer());
-                List<String> missing = texts.stream().filter(t -> !cache.containsKey(prefix + t)).distinct().toList();
-                if (!missing.isEmpty()) {
-                    List<float[]> embedded = model.embedAll(missing);
-                    for (int i = 0; i < missing.size(); i++) {
-                        cache.put(prefix + missing.get(i), embedded.get(i));
+                List<float[]> fromSnapshot = stored ? snapshot.textVectors(c.key(), onEnglish) : List.of();
+                List<String> texts = c.entry().texts();
+                for (int i = 0; i < texts.size(); i++) {
+                    float[] v = i < fromSnapshot.size() && fromSnapshot.get(i) != null
+                        && fromSnapshot.get(i).length == q.length ? fromSnapshot.get(i) : cache.get(prefix + texts.get(i));
+                    if (v == null) {
+                        missing.add(texts.get(i));
                     }
                 }
-                double text = -1;
-                for (String t : c.entry().texts()) {
-                    text = Math.max(text, io.sluice.knowledge.embedding.Vectors.dot(q, cache.get(prefix + t)));
+            }
+            embedInto(model, prefix, cache, missing);
+            for (Candidate c : candidates) {
+                List<float[]> fromSnapshot = stored ? snapshot.textVectors(c.key(), onEnglish) : List.of();
+                List<String> texts = c.entry().texts();
+                double first = -1;
+                double second = -1;
+                for (int i = 0; i < texts.size(); i++) {
+                    float[] v = i < fromSnapshot.size() && fromSnapshot.get(i) != null
+                        && fromSnapshot.get(i).length == q.length ? fromSnapshot.get(i) : cache.get(prefix + texts.get(i));
+                    double cos = io.sluice.knowledge.embedding.Vectors.dot(q, v);
+                    if (cos > first) {
+                        second = first;
+                        first = cos;
+                    } else if (cos > second) {
+                        second = cos;
+                    }
                 }
-                double answer = io.sluice.knowledge.embedding.Vectors.dot(q, cache.get(prefix + c.entry().answer()));
-                fused.put(c, text + ANSWER_WEIGHT * answer);
+                if (texts.size() == 1) {
+                    second = first; // one text: nothing disagrees with it (no penalty for having no variants)
+                }
+                best2.put(c, new double[] {first, second});
+            }
+            // the answer cosine only for the leading candidates by everything else (answers are embedded on
+            // first use; a cold question against a large FAQ would otherwise embed up to 3 × pool answers)
+            Map<Candidate, Double> partial = new java.util.HashMap<>();
+            for (Candidate c : candidates) {
+                double[] b = best2.get(c);
+                partial.put(c, ranking.fuse(b[0], b[1], 0, bm25.getOrDefault(c.key(), 0.0)));
+            }
+            List<Candidate> leading = candidates.stream()
+                .sorted(java.util.Comparator.comparingDouble((Candidate c) -> partial.get(c)).reversed())
+                .limit(ANSWER_RERANK).toList();
+            if (ranking.answerWeight() > 0) {
+                embedInto(model, prefix, cache, leading.stream().map(c -> c.entry().answer())
+                    .filter(a -> !cache.containsKey(prefix + a)).toList());
+            }
+            Map<Candidate, Double> fused = new java.util.HashMap<>(partial);
+            for (Candidate c : leading) {
+                double[] b = best2.get(c);
+                double answer = ranking.answerWeight() > 0
+                    ? io.sluice.knowledge.embedding.Vectors.dot(q, cache.get(prefix + c.entry().answer())) : 0;
+                // leading candidates rank above the rest whatever their answer cosine (it is >= -1)
+                fused.put(c, LEADING + ranking.fuse(b[0], b[1], answer, bm25.getOrDefault(c.key(), 0.0)));
             }
             candidates.sort(java.util.Comparator.comparingDouble((Candidate c) -> fused.get(c)).reversed());
         } catch (RuntimeException e) {
             // no embedding now: the tiers' order stays
         }
         return List.copyOf(candidates);
+    }
+
+    /** Candidates whose answer cosine is computed (the rest keep their order behind them). */
+    static final int ANSWER_RERANK = 10;
+    private static final double LEADING = 100;
+
+    private static void embedInto(Embedder model, String prefix, Map<String, float[]> cache, List<String> texts) {
+        List<String> missing = texts.stream().distinct().toList();
+        if (!missing.isEmpty()) {
+            List<float[]> embedded = model.embedAll(missing);
+            for (int i = 0; i < missing.size(); i++) {
+                cache.put(prefix + missing.get(i), embedded.get(i));
+            }
+        }
     }
 
     /** The vector cache of this snapshot version (a new version starts an empty one). */
@@ -194,7 +327,7 @@ public class FaqAnswerFinder {
         return v.byModelAndText();
     }
 
-    private List<FaqMatch> snapshotMatches(FaqSnapshot snapshot, String question, RetrievalPlan plan) {
+    private List<FaqMatch> snapshotMatches(FaqSnapshot snapshot, String question, RetrievalPlan plan, int pool) {
         if (question == null || question.isBlank() || snapshot.size() == 0) {
             return List.of();
         }
@@ -204,7 +337,7 @@ public class FaqAnswerFinder {
         } catch (RuntimeException e) {
             vector = null; // keywords alone
         }
-        return snapshots.match(snapshot, question, vector, CANDIDATES, plan.category(), Instant.now());
+        return snapshots.match(snapshot, question, vector, pool, plan.category(), Instant.now());
     }
 
     /** The best candidate, or a near-equal one (or the best one's variant) in the question's language. */
@@ -248,11 +381,6 @@ public class FaqAnswerFinder {
     }
 
     static Optional<FaqEntry> entry(FaqSnapshot snapshot, String key) {
-        for (FaqEntry e : snapshot.entries()) {
-            if (e.key().equals(key)) {
-                return Optional.of(e);
-            }
-        }
-        return Optional.empty();
+        return snapshot.entry(key);
     }
 }

@@ -16,7 +16,8 @@ import io.sluice.knowledge.embedding.Embedder;
 import io.sluice.knowledge.embedding.NormalizingEmbedder;
 import io.sluice.knowledge.embedding.OnnxBgeEmbedder;
 import io.sluice.knowledge.embedding.OnnxMiniLmEmbedder;
-import io.sluice.knowledge.embedding.OpenAiCompatibleEmbedder;
+import io.sluice.knowledge.embedding.GatewayEmbedder;
+import io.sluice.knowledge.embedding.RemoteEmbeddings;
 import io.sluice.knowledge.faq.FaqIndex;
 import io.sluice.knowledge.faq.FaqRepository;
 import io.sluice.knowledge.faq.FaqService;
@@ -51,22 +52,36 @@ public class KnowledgeConfiguration {
     }
 
     @Bean
-    Embedder knowledgeEmbedder(KnowledgeProperties properties, KnowledgeExecutors executors) {
+    Embedder knowledgeEmbedder(KnowledgeProperties properties, KnowledgeExecutors executors,
+            org.springframework.beans.factory.ObjectProvider<RemoteEmbeddings> remote) {
         KnowledgeProperties.Embedding e = properties.embedding();
         Embedder base;
         if ("openai".equalsIgnoreCase(e.provider())) {
-            if (e.baseUrl() == null || e.baseUrl().isBlank() || e.model() == null || e.model().isBlank()) {
-                throw new IllegalStateException(
-                    "sluice.knowledge.embedding.provider=openai needs base-url and model");
-            }
-            base = new OpenAiCompatibleEmbedder(e.baseUrl(), e.model(), e.apiKey(), e.dimension(), e.batchSize());
-            log.info("embeddings: OpenAI-compatible endpoint, model {}", e.model());
+            base = remoteEmbedder(e, remote.getIfAvailable());
+            log.info("embeddings: remote model through the gateway's embedding lane, route {}",
+                e.model() == null || e.model().isBlank() ? "(the lane's)" : e.model());
         } else {
             base = new OnnxBgeEmbedder(e.batchSize(), executors.embedding());
             log.info("embeddings: in-process {}", OnnxBgeEmbedder.MODEL_ID);
         }
         // the one embedding front: normalise, then the query LRU (keyed by normalised text), then the model
         return new NormalizingEmbedder(new CachingEmbedder(base, e.queryCacheSize()));
+    }
+
+    /**
+     * The remote embedder: through the gateway's embedding lane, never a direct call. Its endpoint is a
+     * gateway provider (sluice.llm.providers) serving the route {@code model} names (blank = the lane's route).
+     */
+    public static Embedder remoteEmbedder(KnowledgeProperties.Embedding e, RemoteEmbeddings remote) {
+        if (e.baseUrl() != null && !e.baseUrl().isBlank()) {
+            throw new IllegalStateException("sluice.knowledge.embedding.base-url is not used any more: the remote embedder"
+                + " goes through the gateway; configure the endpoint as a provider (sluice.llm.providers) serving the route"
+                + " sluice.gateway.embeddings.route, and leave SLUICE_EMBEDDING_BASE_URL blank");
+        }
+        if (remote == null) {
+            throw new IllegalStateException("sluice.knowledge.embedding.provider=openai needs the gateway's embedding lane");
+        }
+        return new GatewayEmbedder(remote, e.model(), e.dimension(), e.batchSize());
     }
 
     /**

@@ -2,7 +2,7 @@ package io.sluice.knowledge.embedding;
 
 import java.util.concurrent.Executor;
 
-import dev.langchain4j.model.embedding.onnx.bgesmallzhv15q.BgeSmallZhV15QuantizedEmbeddingModel;
+import dev.langchain4j.model.embedding.onnx.PoolingMode;
 
 /**
  * BGE-small-zh v1.5 (quantized, 512 dimensions) run in process with ONNX Runtime. The model ships
@@ -17,9 +17,14 @@ public class OnnxBgeEmbedder extends OnnxEmbedder {
      * @param executor  runs the per-text inference of one batch; keep it small on small machines
      */
     public OnnxBgeEmbedder(int batchSize, Executor executor) {
+        this(batchSize, executor, true);
+    }
+
+    /** @param memoize false = no process-wide memo (benchmarks: every text pays its inference) */
+    public OnnxBgeEmbedder(int batchSize, Executor executor, boolean memoize) {
         // BGE truncates at 512 tokens: 1000 characters is beyond that
-        super(batchSize, executor, e -> e == null ? new BgeSmallZhV15QuantizedEmbeddingModel()
-            : new BgeSmallZhV15QuantizedEmbeddingModel(e), 512, 1000);
+        super(batchSize, executor, e -> new SingleThreadOnnxModel("bge-small-zh-v1.5-q.onnx",
+            "bge-small-zh-v1.5-q-tokenizer.json", PoolingMode.CLS, 512, e), 512, 1000, memoize);
     }
 
     @Override

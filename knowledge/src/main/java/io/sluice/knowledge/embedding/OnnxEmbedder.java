@@ -21,7 +21,8 @@ public abstract class OnnxEmbedder implements Embedder {
     private final int dimension;
     private final int maxChars;
     private volatile EmbeddingModel model;
-    private final EmbeddingMemo memo = EmbeddingMemo.SHARED;
+    /** Null = every text goes to the model (benchmarks measure a message never seen before). */
+    private final EmbeddingMemo memo;
 
     /**
      * @param batchSize texts handed to the model per call
@@ -32,6 +33,13 @@ public abstract class OnnxEmbedder implements Embedder {
      */
     protected OnnxEmbedder(int batchSize, Executor executor, Function<Executor, EmbeddingModel> loader, int dimension,
             int maxChars) {
+        this(batchSize, executor, loader, dimension, maxChars, true);
+    }
+
+    /** @param memoize false = bypass the process-wide memo: every text pays its inference */
+    protected OnnxEmbedder(int batchSize, Executor executor, Function<Executor, EmbeddingModel> loader, int dimension,
+            int maxChars, boolean memoize) {
+        this.memo = memoize ? EmbeddingMemo.SHARED : null;
         this.batchSize = Math.max(1, batchSize);
         this.executor = executor;
         this.loader = loader;
@@ -67,7 +75,7 @@ public abstract class OnnxEmbedder implements Embedder {
             String text = texts.get(i);
             String t = text == null || text.isBlank() ? " " : text;
             t = t.length() > maxChars ? t.substring(0, maxChars) : t;
-            out[i] = memo.get(EmbeddingMemo.key(modelId(), t));
+            out[i] = memo == null ? null : memo.get(EmbeddingMemo.key(modelId(), t));
             if (out[i] == null) {
                 missing.computeIfAbsent(t, k -> new ArrayList<>()).add(i);
             }
@@ -79,7 +87,9 @@ public abstract class OnnxEmbedder implements Embedder {
             List<Embedding> embedded = model().embedAll(batch).content();
             for (int k = 0; k < batchTexts.size(); k++) {
                 float[] v = Vectors.normalize(embedded.get(k).vector());
-                memo.put(EmbeddingMemo.key(modelId(), batchTexts.get(k)), v);
+                if (memo != null) {
+                    memo.put(EmbeddingMemo.key(modelId(), batchTexts.get(k)), v);
+                }
                 for (int position : missing.get(batchTexts.get(k))) {
                     out[position] = v.clone();
                 }

@@ -2,7 +2,7 @@ package io.sluice.knowledge.embedding;
 
 import java.util.concurrent.Executor;
 
-import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
+import dev.langchain4j.model.embedding.onnx.PoolingMode;
 
 /**
  * all-MiniLM-L6-v2 (quantized, 384 dimensions) in process: the English model. BGE-small-zh is a
@@ -15,9 +15,14 @@ public class OnnxMiniLmEmbedder extends OnnxEmbedder {
     public static final String MODEL_ID = "all-minilm-l6-v2-q";
 
     public OnnxMiniLmEmbedder(int batchSize, Executor executor) {
+        this(batchSize, executor, true);
+    }
+
+    /** @param memoize false = no process-wide memo (benchmarks: every text pays its inference) */
+    public OnnxMiniLmEmbedder(int batchSize, Executor executor, boolean memoize) {
         // the model truncates at 256 word pieces: 1000 characters is beyond that
-        super(batchSize, executor, e -> e == null ? new AllMiniLmL6V2QuantizedEmbeddingModel()
-            : new AllMiniLmL6V2QuantizedEmbeddingModel(e), 384, 1000);
+        super(batchSize, executor, e -> new SingleThreadOnnxModel("all-minilm-l6-v2-q.onnx",
+            "all-minilm-l6-v2-q-tokenizer.json", PoolingMode.MEAN, 384, e), 384, 1000, memoize);
     }
 
     @Override

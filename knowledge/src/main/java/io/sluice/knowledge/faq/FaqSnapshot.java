@@ -3,9 +3,11 @@ package io.sluice.knowledge.faq;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 import io.sluice.knowledge.embedding.Scripts;
@@ -40,12 +42,17 @@ public final class FaqSnapshot {
     private final int[] owner;
     private final float[][] vectors;
     private final List<Set<String>> keywords;
+    /** Keyword → the texts that have it (ascending), and each text's keyword count: dice overlap without a scan. */
+    private final Map<String, int[]> postings;
+    private final int[] keywordCounts;
     private final String englishModelId;
     private final int englishDimension;
     /** The English model's vector of text i, null for texts that are not Latin-script. */
     private final float[][] englishVectors;
     private final boolean hasEnglish;
     private final String checksum;
+    /** Entry key → {entry index, index of its first text}. */
+    private final java.util.Map<String, int[]> byKey;
 
     FaqSnapshot(long version, Instant createdAt, String modelId, int dimension, List<FaqEntry> entries,
             List<float[]> textVectors, String checksum) {
@@ -82,6 +89,17 @@ public final class FaqSnapshot {
             }
         }
         keywords = List.copyOf(kw);
+        Map<String, List<Integer>> byKeyword = new HashMap<>();
+        keywordCounts = new int[n];
+        for (int t = 0; t < n; t++) {
+            keywordCounts[t] = keywords.get(t).size();
+            for (String k : keywords.get(t)) {
+                byKeyword.computeIfAbsent(k, x -> new ArrayList<>()).add(t);
+            }
+        }
+        Map<String, int[]> post = new HashMap<>(byKeyword.size() * 2);
+        byKeyword.forEach((k, list) -> post.put(k, list.stream().mapToInt(Integer::intValue).toArray()));
+        postings = post;
         if (englishVectors != null && englishVectors.size() != n) {
             throw new IllegalArgumentException("expected " + n + " English vectors, got " + englishVectors.size());
         }
@@ -102,6 +120,36 @@ public final class FaqSnapshot {
         }
         this.hasEnglish = any;
         this.checksum = checksum;
+        java.util.Map<String, int[]> keys = new java.util.HashMap<>();
+        for (int e = 0, t = 0; e < this.entries.size(); e++) {
+            keys.putIfAbsent(this.entries.get(e).key(), new int[] {e, t});
+            t += this.entries.get(e).texts().size();
+        }
+        this.byKey = keys;
+    }
+
+    /** The entry with this key, if the snapshot holds it. */
+    public java.util.Optional<FaqEntry> entry(String key) {
+        int[] at = byKey.get(key);
+        return at == null ? java.util.Optional.empty() : java.util.Optional.of(entries.get(at[0]));
+    }
+
+    /**
+     * The stored vectors of an entry's texts (question first, then its variants): the main model's, or the
+     * English model's ({@code null} for a text without one). Empty when the key is unknown. The arrays are
+     * the snapshot's own: callers must not change them.
+     */
+    public List<float[]> textVectors(String key, boolean english) {
+        int[] at = byKey.get(key);
+        if (at == null) {
+            return List.of();
+        }
+        int n = entries.get(at[0]).texts().size();
+        List<float[]> out = new ArrayList<>(n);
+        for (int i = at[1]; i < at[1] + n; i++) {
+            out.add(english ? englishVectors[i] : vectors[i]);
+        }
+        return out;
     }
 
     public long version() {
@@ -190,14 +238,63 @@ public final class FaqSnapshot {
         if (entries.isEmpty()) {
             return List.of();
         }
+        boolean useEnglish = usesEnglish(question, englishVector);
+        boolean useVector = !useEnglish && queryVector != null && queryVector.length == dimension;
+        // the scores are a function of the question's text (its vectors come from the snapshot's models): a
+        // question asked again is not scanned again (1,500 texts × 512 dimensions). Category and validity
+        // are applied afterwards, at every call
+        String memoKey = (useEnglish ? 'e' : useVector ? 'v' : 'k') + question;
+        Scores scores = question.length() <= MEMO_MAX_CHARS ? memo.get(memoKey) : null;
+        if (scores == null) {
+            scores = scores(question, queryVector, englishVector, useEnglish, useVector);
+            if (question.length() <= MEMO_MAX_CHARS) {
+                if (memo.size() >= MEMO_ENTRIES) {
+                    memo.clear();
+                }
+                memo.put(memoKey, scores);
+            }
+        }
+        float[] best = scores.best();
+        int[] bestText = scores.bestText();
+        List<FaqMatch> out = new ArrayList<>();
+        for (int e = 0; e < entries.size(); e++) {
+            FaqEntry entry = entries.get(e);
+            if (best[e] <= 0 || (category != null && !category.equals(entry.category()))
+                    || (at != null && !entry.validAt(at))) {
+                continue;
+            }
+            out.add(new FaqMatch(entry, best[e], texts[bestText[e]]));
+        }
+        out.sort(Collections.reverseOrder(java.util.Comparator.comparingDouble(FaqMatch::score)));
+        return out.size() > k ? List.copyOf(out.subList(0, k)) : out;
+    }
+
+    /** Each entry's best blended score over its texts, and which text gave it. */
+    private record Scores(float[] best, int[] bestText) {
+    }
+
+    private static final int MEMO_ENTRIES = 1024;
+    private static final int MEMO_MAX_CHARS = 512;
+    private final Map<String, Scores> memo = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private Scores scores(String question, float[] queryVector, float[] englishVector, boolean useEnglish,
+            boolean useVector) {
         Set<String> qk = keywords(question);
         float[] best = new float[entries.size()];
         int[] bestText = new int[entries.size()];
         java.util.Arrays.fill(best, -1f);
-        boolean useEnglish = usesEnglish(question, englishVector);
-        boolean useVector = !useEnglish && queryVector != null && queryVector.length == dimension;
+        // keywords shared with each text, from the postings of the question's keywords (not a scan of every set)
+        int[] common = new int[texts.length];
+        for (String keyword : qk) {
+            int[] having = postings.get(keyword);
+            if (having != null) {
+                for (int t : having) {
+                    common[t]++;
+                }
+            }
+        }
         for (int i = 0; i < texts.length; i++) {
-            float kwScore = dice(qk, keywords.get(i));
+            float kwScore = dice(common[i], qk.size(), keywordCounts[i]);
             float score;
             if (useEnglish) {
                 float[] en = englishVectors[i];
@@ -213,17 +310,7 @@ public final class FaqSnapshot {
                 bestText[owner[i]] = i;
             }
         }
-        List<FaqMatch> out = new ArrayList<>();
-        for (int e = 0; e < entries.size(); e++) {
-            FaqEntry entry = entries.get(e);
-            if (best[e] <= 0 || (category != null && !category.equals(entry.category()))
-                    || (at != null && !entry.validAt(at))) {
-                continue;
-            }
-            out.add(new FaqMatch(entry, best[e], texts[bestText[e]]));
-        }
-        out.sort(Collections.reverseOrder(java.util.Comparator.comparingDouble(FaqMatch::score)));
-        return out.size() > k ? List.copyOf(out.subList(0, k)) : out;
+        return new Scores(best, bestText);
     }
 
     /** Whether {@link #match} takes the English route for this question and English query vector. */
@@ -273,18 +360,11 @@ public final class FaqSnapshot {
         cjk.setLength(0);
     }
 
-    private static float dice(Set<String> a, Set<String> b) {
-        if (a.isEmpty() || b.isEmpty()) {
+    /** Dice overlap of two keyword sets of sizes {@code a} and {@code b} sharing {@code common}. */
+    private static float dice(int common, int a, int b) {
+        if (a == 0 || b == 0) {
             return 0;
         }
-        int common = 0;
-        Set<String> small = a.size() < b.size() ? a : b;
-        Set<String> large = small == a ? b : a;
-        for (String x : small) {
-            if (large.contains(x)) {
-                common++;
-            }
-        }
-        return 2f * common / (a.size() + b.size());
+        return 2f * common / (a + b);
     }
 }

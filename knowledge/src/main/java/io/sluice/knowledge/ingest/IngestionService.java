@@ -76,10 +76,35 @@ public class IngestionService {
      * on its own); {@code request.content()} only feeds the content hash.
      */
     public IngestResult ingestPrepared(DocumentRequest request, List<Chunker.Chunk> chunks) {
-        return ingest(request, List.copyOf(chunks), IngestProgress.NONE);
+        return ingestPrepared(request, chunks, java.util.Map.of());
+    }
+
+    /**
+     * Same, with vectors already computed for some chunk texts ({@code textToEmbed} → vector of this
+     * service's embedder): a bulk import embeds all its texts in large batches once, for this and for the
+     * FAQ snapshot, instead of a few texts per entry twice.
+     */
+    public IngestResult ingestPrepared(DocumentRequest request, List<Chunker.Chunk> chunks,
+            java.util.Map<String, float[]> known) {
+        return ingest(request, List.copyOf(chunks), IngestProgress.NONE, known);
+    }
+
+    /** The local index this service writes (a bulk import commits it once: {@link LuceneIndex#inOneCommit}). */
+    public LuceneIndex index() {
+        return index;
+    }
+
+    /** The embedder chunks are embedded with (so a caller can embed in bulk for {@link #ingestPrepared}). */
+    public io.sluice.knowledge.embedding.Embedder embedder() {
+        return embedder;
     }
 
     private IngestResult ingest(DocumentRequest request, List<Chunker.Chunk> prepared, IngestProgress progress) {
+        return ingest(request, prepared, progress, java.util.Map.of());
+    }
+
+    private IngestResult ingest(DocumentRequest request, List<Chunker.Chunk> prepared, IngestProgress progress,
+            java.util.Map<String, float[]> known) {
         String id = request.externalId();
         if (id == null || id.isBlank() || id.length() > 200 || id.chars().anyMatch(Character::isISOControl)) {
             throw new IngestException(Problem.INVALID, "externalId is required (1-200 characters, no control characters)");
@@ -90,7 +115,7 @@ public class IngestionService {
             progress.update(job, stage, done, total);
         };
         try {
-            IngestResult result = doIngest(request, prepared, tracked);
+            IngestResult result = doIngest(request, prepared, tracked, known);
             tracked.update(id, "done", 1, 1);
             return result;
         } catch (RuntimeException e) {
@@ -101,7 +126,8 @@ public class IngestionService {
         }
     }
 
-    private IngestResult doIngest(DocumentRequest request, List<Chunker.Chunk> prepared, IngestProgress progress) {
+    private IngestResult doIngest(DocumentRequest request, List<Chunker.Chunk> prepared, IngestProgress progress,
+            java.util.Map<String, float[]> known) {
         String id = request.externalId();
         byte[] content = request.content();
         if (content == null || content.length == 0) {
@@ -139,7 +165,10 @@ public class IngestionService {
             throw new IngestException(Problem.EMPTY, IngestException.named("document", id) + " has no text");
         }
         List<float[]> vectors = new ArrayList<>(chunks.size());
-        for (int from = 0; from < chunks.size(); from += EMBED_BATCH) {
+        if (!known.isEmpty() && chunks.stream().allMatch(c -> known.containsKey(c.textToEmbed()))) {
+            chunks.forEach(c -> vectors.add(known.get(c.textToEmbed())));
+        }
+        for (int from = vectors.isEmpty() ? 0 : chunks.size(); from < chunks.size(); from += EMBED_BATCH) {
             progress.update(id, "embed", from, chunks.size());
             List<String> batch = chunks.subList(from, Math.min(chunks.size(), from + EMBED_BATCH)).stream()
                 .map(Chunker.Chunk::textToEmbed).toList();

@@ -1,8 +1,15 @@
 package io.sluice.knowledge.lexical;
 
+import java.io.IOException;
+import java.io.Reader;
+import java.io.StringReader;
+import java.io.UncheckedIOException;
 import java.util.Locale;
 
+import io.sluice.knowledge.text.TextNormalizer;
+
 import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.AnalyzerWrapper;
 import org.apache.lucene.analysis.cjk.CJKAnalyzer;
 import org.apache.lucene.analysis.CharArraySet;
 import org.apache.lucene.analysis.cn.smart.SmartChineseAnalyzer;
@@ -29,11 +36,53 @@ public final class LexicalAnalyzers {
         return CharArraySet.unmodifiableSet(words);
     }
 
+    /**
+     * The analyzer behind the platform's one normalisation ({@link TextNormalizer}: case, width, Traditional →
+     * Simplified), on the indexed text and the query alike: smartcn's dictionary is Simplified, so Traditional
+     * text was segmented into single characters, and a Simplified question never matched a Traditional entry
+     * (掛失 ≠ 挂失). An index written before this holds raw tokens: rebuild it (knowledge-reindex job).
+     */
     public static Analyzer create(String name) {
-        return switch (name == null ? "smartcn" : name.toLowerCase(Locale.ROOT)) {
+        Analyzer base = switch (name == null ? "smartcn" : name.toLowerCase(Locale.ROOT)) {
             case "cjk", "cjk-bigram", "bigram" -> new CJKAnalyzer();
             case "smartcn" -> new SmartChineseAnalyzer(smartcnStopWords());
             default -> throw new IllegalArgumentException("unknown analyzer '" + name + "' (cjk or smartcn)");
         };
+        return new Normalizing(base);
+    }
+
+    /** Normalises each field value before the wrapped analyzer tokenises it. */
+    static final class Normalizing extends AnalyzerWrapper {
+        private final Analyzer delegate;
+
+        Normalizing(Analyzer delegate) {
+            super(delegate.getReuseStrategy());
+            this.delegate = delegate;
+        }
+
+        @Override
+        protected Analyzer getWrappedAnalyzer(String fieldName) {
+            return delegate;
+        }
+
+        @Override
+        protected Reader wrapReader(String fieldName, Reader reader) {
+            try {
+                StringBuilder text = new StringBuilder();
+                char[] buffer = new char[2048];
+                for (int n; (n = reader.read(buffer)) > 0; ) {
+                    text.append(buffer, 0, n);
+                }
+                return new StringReader(TextNormalizer.normalize(text.toString()));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        @Override
+        public void close() {
+            delegate.close();
+            super.close();
+        }
     }
 }

@@ -112,8 +112,61 @@ public class LuceneIndex implements AutoCloseable {
         }
     }
 
+    /**
+     * How the text was analysed, recorded in every commit: an index written with another analysis (before
+     * the BM25 text went through the one normaliser) is rebuilt from the database at start
+     * ({@link #analysisCurrent}), else its Traditional-Chinese tokens would never match a normalised query.
+     */
+    static final String ANALYSIS_KEY = "sluice.analysis";
+    static final String ANALYSIS = "normalized-v1";
+
+    /** False when the index on disk holds documents analysed otherwise than now (rebuild it). */
+    public boolean analysisCurrent() {
+        try {
+            java.util.Map<String, String> data = org.apache.lucene.index.SegmentInfos.readLatestCommit(directory)
+                .getUserData();
+            return ANALYSIS.equals(data.get(ANALYSIS_KEY)) || size() == 0;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     private IndexWriterConfig writerConfig() {
         return new IndexWriterConfig(analyzer).setSimilarity(new BM25Similarity());
+    }
+
+    /** Depth of {@link #inOneCommit} on this thread: its writes commit once, at the end. */
+    private final ThreadLocal<int[]> deferring = ThreadLocal.withInitial(() -> new int[1]);
+
+    /**
+     * Runs {@code work} with every write of this thread committed once at the end instead of after each
+     * write (a bulk FAQ import of thousands of entries: one commit and one searcher refresh, not one per
+     * entry). Readers see the new content after that commit. The commit runs even when the work fails, so
+     * the caller's clean-up (which writes with its own commits) starts from the index as the work left it.
+     */
+    public <T> T inOneCommit(java.util.function.Supplier<T> work) {
+        int[] depth = deferring.get();
+        depth[0]++;
+        boolean done = false;
+        try {
+            T result = work.get();
+            done = true;
+            return result;
+        } finally {
+            if (--depth[0] == 0) {
+                try {
+                    synchronized (this) {
+                        if (!closed && writer.isOpen()) {
+                            commitAndRefresh();
+                        }
+                    }
+                } catch (IOException e) {
+                    if (done) {
+                        throw new UncheckedIOException("knowledge index commit failed", e);
+                    }
+                }
+            }
+        }
     }
 
     /** One write against the current writer; run again once on a fresh writer if the writer had died. */
@@ -133,6 +186,11 @@ public class LuceneIndex implements AutoCloseable {
             throw new AlreadyClosedException("the knowledge index is closed");
         }
         reopenIfDead();
+        if (deferring.get()[0] > 0) {
+            // inside inOneCommit: no retry, a writer that dies now lost the batch's earlier writes (the caller rolls back)
+            work.run(writer);
+            return;
+        }
         try {
             work.run(writer);
             commitAndRefresh();
@@ -238,6 +296,7 @@ public class LuceneIndex implements AutoCloseable {
     }
 
     private synchronized void commitAndRefresh() throws IOException {
+        writer.setLiveCommitData(java.util.Map.of(ANALYSIS_KEY, ANALYSIS).entrySet());
         writer.commit();
         searchers.maybeRefreshBlocking();
     }

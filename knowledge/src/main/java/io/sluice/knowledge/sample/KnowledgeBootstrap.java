@@ -86,7 +86,8 @@ public class KnowledgeBootstrap implements AutoCloseable {
     void run() {
         long started = System.nanoTime();
         try {
-            if (index.size() == 0 && documents.countChunks() > 0) {
+            // empty, or written with an earlier text analysis (BM25 before the one normaliser): rebuild from the database
+            if ((index.size() == 0 || !index.analysisCurrent()) && documents.countChunks() > 0) {
                 progress = Progress.running("rebuilding the local index from the database", 0, 0);
                 int n = ingestion.rebuildIndexFromDatabase((job, stage, done, total) ->
                     progress = Progress.running("rebuilding the local index from the database", done, total));

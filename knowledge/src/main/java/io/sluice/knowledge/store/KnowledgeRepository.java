@@ -10,7 +10,8 @@ import java.util.Optional;
 
 import javax.sql.DataSource;
 
-import io.sluice.knowledge.embedding.Vectors;
+
+import com.pgvector.PGvector;
 
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
@@ -132,7 +133,7 @@ public class KnowledgeRepository {
             jdbc.update("DELETE FROM knowledge_chunk WHERE document_id = ?", row.id());
             String sql = vectors
                 ? "INSERT INTO knowledge_chunk (document_id, ordinal, heading, content, token_count, embedding) "
-                    + "VALUES (?, ?, ?, ?, ?, ?::vector)"
+                    + "VALUES (?, ?, ?, ?, ?, ?)"
                 : "INSERT INTO knowledge_chunk (document_id, ordinal, heading, content, token_count) VALUES (?, ?, ?, ?, ?)";
             jdbc.batchUpdate(sql, chunks, 100, (PreparedStatement ps, StoredChunk c) -> {
                 ps.setLong(1, row.id());
@@ -141,7 +142,11 @@ public class KnowledgeRepository {
                 ps.setString(4, c.content());
                 ps.setInt(5, c.content().length());
                 if (vectors) {
-                    ps.setString(6, c.embedding() == null ? null : Vectors.toPgLiteral(c.embedding()));
+                    if (c.embedding() == null) {
+                        ps.setNull(6, java.sql.Types.OTHER);
+                    } else {
+                        ps.setObject(6, new PGvector(c.embedding()));
+                    }
                 }
             });
             if (!disabledTexts.isEmpty()) {
@@ -194,14 +199,14 @@ public class KnowledgeRepository {
     public boolean editChunk(String externalId, int ordinal, String content, float[] embedding) {
         boolean vectors = hasVectorColumn();
         return jdbc.update("UPDATE knowledge_chunk c SET content = ?, token_count = ?, edited_at = now()"
-                + (vectors ? ", embedding = ?::vector" : "")
+                + (vectors ? ", embedding = ?" : "")
                 + " FROM knowledge_document d WHERE d.id = c.document_id AND d.external_id = ? AND c.ordinal = ?",
             ps -> {
                 int i = 1;
                 ps.setString(i++, content);
                 ps.setInt(i++, content.length());
                 if (vectors) {
-                    ps.setString(i++, Vectors.toPgLiteral(embedding));
+                    ps.setObject(i++, new PGvector(embedding));
                 }
                 ps.setString(i++, externalId);
                 ps.setInt(i, ordinal);
@@ -214,13 +219,13 @@ public class KnowledgeRepository {
      */
     public boolean setDisabled(String externalId, int ordinal, boolean disabled, float[] embedding) {
         boolean withVector = hasVectorColumn() && embedding != null;
-        return jdbc.update("UPDATE knowledge_chunk c SET disabled = ?" + (withVector ? ", embedding = ?::vector" : "")
+        return jdbc.update("UPDATE knowledge_chunk c SET disabled = ?" + (withVector ? ", embedding = ?" : "")
                 + " FROM knowledge_document d WHERE d.id = c.document_id AND d.external_id = ? AND c.ordinal = ?",
             ps -> {
                 int i = 1;
                 ps.setBoolean(i++, disabled);
                 if (withVector) {
-                    ps.setString(i++, Vectors.toPgLiteral(embedding));
+                    ps.setObject(i++, new PGvector(embedding));
                 }
                 ps.setString(i++, externalId);
                 ps.setInt(i, ordinal);
@@ -264,12 +269,12 @@ public class KnowledgeRepository {
         try {
             jdbc.batchUpdate("""
                 INSERT INTO knowledge_chunk_embedding_next (run_id, external_id, ordinal, content_md5, embedding)
-                VALUES (?, ?, ?, ?, ?::vector)""", chunks, 500, (PreparedStatement ps, StoredChunk c) -> {
+                VALUES (?, ?, ?, ?, ?)""", chunks, 500, (PreparedStatement ps, StoredChunk c) -> {
                 ps.setObject(1, run);
                 ps.setString(2, c.documentId());
                 ps.setInt(3, c.ordinal());
                 ps.setString(4, md5(c.content()));
-                ps.setString(5, Vectors.toPgLiteral(c.embedding()));
+                ps.setObject(5, new PGvector(c.embedding()));
             });
             Integer swapped = tx.execute(status -> jdbc.update("""
                 UPDATE knowledge_chunk c SET embedding = n.embedding

@@ -1,7 +1,11 @@
 package io.sluice.knowledge.text;
 
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
 import com.ibm.icu.text.Normalizer2;
 import com.ibm.icu.text.Transliterator;
+import com.ibm.icu.text.UnicodeSet;
 
 /**
  * The one text normalisation in front of every embedding and every lexical comparison (cache keys,
@@ -18,6 +22,15 @@ public final class TextNormalizer {
 
     private static final Normalizer2 NFKC_CASEFOLD = Normalizer2.getNFKCCasefoldInstance();
     private static final Transliterator TRADITIONAL_TO_SIMPLIFIED = Transliterator.getInstance("Traditional-Simplified");
+    // every character the conversion may change (ICU's own, conservative): Simplified text holds none of
+    // them, and skipping the transliterator for it saves most of what normalising a message costs
+    private static final UnicodeSet TRADITIONAL = TRADITIONAL_TO_SIMPLIFIED.getSourceSet().freeze();
+
+    // one message is normalised by several steps of a request (cache key, rules, embedder, FAQ keywords):
+    // the conversion is pure, so recent results are kept (bounded; long texts such as documents are not)
+    private static final int MEMO_ENTRIES = 4096;
+    private static final int MEMO_MAX_CHARS = 1024;
+    private static final Map<String, String> MEMO = new ConcurrentHashMap<>();
 
     private TextNormalizer() {
     }
@@ -27,8 +40,24 @@ public final class TextNormalizer {
         if (text == null || text.isEmpty()) {
             return "";
         }
+        if (text.length() > MEMO_MAX_CHARS) {
+            return convert(text);
+        }
+        String known = MEMO.get(text);
+        if (known != null) {
+            return known;
+        }
+        String normalized = convert(text);
+        if (MEMO.size() >= MEMO_ENTRIES) {
+            MEMO.clear();
+        }
+        MEMO.put(text, normalized);
+        return normalized;
+    }
+
+    private static String convert(String text) {
         String folded = NFKC_CASEFOLD.normalize(text);
-        if (hasHan(folded)) {
+        if (hasHan(folded) && !TRADITIONAL.containsNone(folded)) {
             folded = TRADITIONAL_TO_SIMPLIFIED.transliterate(folded);
         }
         return collapseWhitespace(folded);

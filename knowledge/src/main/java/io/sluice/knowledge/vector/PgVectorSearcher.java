@@ -13,7 +13,6 @@ import io.sluice.knowledge.chain.Freshness;
 import io.sluice.knowledge.chain.Passage;
 import io.sluice.knowledge.chain.SearchFilter;
 import io.sluice.knowledge.chain.Source;
-import io.sluice.knowledge.embedding.Vectors;
 
 import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -60,15 +59,16 @@ public class PgVectorSearcher {
     }
 
     private List<Passage> run(float[] vector, SearchFilter filter, int k, boolean exact) {
-        String literal = Vectors.toPgLiteral(vector);
+        // typed as pgvector's own JDBC type: the driver binds it as a vector parameter, no text cast in SQL
+        com.pgvector.PGvector typed = new com.pgvector.PGvector(vector);
         String sql = """
             SELECT d.external_id, d.title, d.source_url, d.category, d.ingested_at, d.valid_until,
-                   c.heading, c.content, 1 - (c.embedding <=> ?::vector) AS score
+                   c.heading, c.content, 1 - (c.embedding <=> ?) AS score
             FROM knowledge_chunk c JOIN knowledge_document d ON d.id = c.document_id
             WHERE c.embedding IS NOT NULL AND NOT c.disabled
               AND (d.valid_from IS NULL OR d.valid_from <= ?) AND (d.valid_until IS NULL OR d.valid_until > ?)
               AND (?::text IS NULL OR d.category = ?)
-            ORDER BY c.embedding <=> ?::vector
+            ORDER BY c.embedding <=> ?
             LIMIT ?""";
         // FAQ mirrors are collapsed to one row per entry below, so fetch more rows than k
         int limit = k * Source.FAQ_COLLAPSE_OVERFETCH;
@@ -99,12 +99,12 @@ public class PgVectorSearcher {
                 java.util.Set<String> faqSeen = new java.util.HashSet<>();
                 try (PreparedStatement ps = con.prepareStatement(sql)) {
                     Timestamp at = Timestamp.from(filter.at());
-                    ps.setString(1, literal);
+                    ps.setObject(1, typed);
                     ps.setTimestamp(2, at);
                     ps.setTimestamp(3, at);
                     ps.setString(4, filter.category());
                     ps.setString(5, filter.category());
-                    ps.setString(6, literal);
+                    ps.setObject(6, typed);
                     ps.setInt(7, limit);
                     try (ResultSet rs = ps.executeQuery()) {
                         while (rs.next() && out.size() < k) {

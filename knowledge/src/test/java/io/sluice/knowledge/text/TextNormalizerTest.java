@@ -30,4 +30,12 @@ class TextNormalizerTest {
         assertThat(TextNormalizer.matchKey("退貨 運費？")).isEqualTo(TextNormalizer.matchKey("退货运费"));
         assertThat(TextNormalizer.matchKey("Where is my order?")).isEqualTo("whereismyorder");
     }
+
+    @Test
+    void simplifiedTextSkipsTheConversionAndTraditionalCharactersAnywhereInAMessageAreStillConverted() {
+        String simplified = "退货的运费谁来出?怎么申请退款,手机13900001001";
+        assertThat(TextNormalizer.normalize(simplified)).isEqualTo(simplified);
+        assertThat(TextNormalizer.normalize("退货的运费谁来出？我的卡掛失了")).isEqualTo("退货的运费谁来出?我的卡挂失了");
+        assertThat(TextNormalizer.normalize("請問運費")).isEqualTo("请问运费");
+    }
 }

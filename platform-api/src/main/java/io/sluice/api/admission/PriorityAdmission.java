@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
@@ -98,7 +99,8 @@ public class PriorityAdmission implements AutoCloseable {
         }
     }
 
-    public enum Reason { WOULD_MISS_DEADLINE, DEADLINE_PASSED, INTERRUPTED }
+    /** {@code WITHDRAWN}: the client took a fast or a deferred answer instead of waiting ({@link WaitOffer}). */
+    public enum Reason { WOULD_MISS_DEADLINE, DEADLINE_PASSED, INTERRUPTED, WITHDRAWN }
 
     private static final class Waiter {
         final Priority priority;
@@ -136,6 +138,7 @@ public class PriorityAdmission implements AutoCloseable {
     private final Map<Priority, Integer> reserved = new EnumMap<>(Priority.class);
     private int inFlight;
     private long seq;
+    private final AtomicLong lateOffers = new AtomicLong();
     private volatile double serviceNanos;
 
     public PriorityAdmission(AdmissionProperties properties) {
@@ -177,6 +180,19 @@ public class PriorityAdmission implements AutoCloseable {
     }
 
     public Ticket admit(Priority priority, boolean vip, Duration maxWait, QueueListener listener) {
+        return admit(priority, vip, maxWait, listener, null);
+    }
+
+    /** Waits for a slot, at most the class's max wait; with a fast-mode offer when the ETA is long ({@link WaitOffer}). */
+    public Ticket admit(Priority priority, boolean vip, QueueListener listener, WaitOffer offer) {
+        return admit(priority, vip, properties.maxWait().get(priority), listener, offer);
+    }
+
+    /**
+     * Waits for a slot, at most {@code maxWait}; with an {@code offer} (may be null), a request whose ETA
+     * reaches the offer's threshold queues anyway and its client is asked whether it waits (see {@link WaitOffer}).
+     */
+    public Ticket admit(Priority priority, boolean vip, Duration maxWait, QueueListener listener, WaitOffer offer) {
         long arrival = clock.getAsLong();
         long offsetNanos = (long) (properties.weight(priority, vip) * properties.agingQuantum().toNanos());
         Waiter waiter;
@@ -185,6 +201,7 @@ public class PriorityAdmission implements AutoCloseable {
         long id = -1;
         long clusterScore = ClusterOrder.UNKNOWN;
         Declined declined = null;
+        boolean offering = false;
         if (!cluster.local()) {
             decisions.lock();
             try {
@@ -200,8 +217,11 @@ public class PriorityAdmission implements AutoCloseable {
                 }
                 // one Redis round trip: admitted at once if no more urgent waiter elsewhere could take the
                 // cluster's free slot, else announced to the cluster with its virtual deadline
+                // an offered request may stay longer than its own bound: the cluster remembers it that long
+                long longest = offer == null ? maxWait.toMillis() : Math.max(maxWait.toMillis(),
+                    Math.max(offer.undecidedWait(maxWait).toMillis(), offer.keptWait(maxWait).toMillis()));
                 ClusterOrder.Arrival arrived = cluster.arrive(Long.toString(id), offsetNanos / 1_000_000,
-                    maxWait.toMillis(), inFlightNow, room);
+                    longest, inFlightNow, room);
                 if (arrived.admitted()) {
                     lock.lock();
                     try {
@@ -242,7 +262,8 @@ public class PriorityAdmission implements AutoCloseable {
                 // its reserved slots serve its own class in order: that may come sooner
                 etaMs = Math.min(etaMs, eta(sameClassAhead, reserved.get(priority)));
             }
-            if (etaMs > maxWait.toMillis()) {
+            offering = offer != null && etaMs >= offer.thresholdMs(maxWait);
+            if (etaMs > maxWait.toMillis() && !offering) {
                 declined = new Declined(Reason.WOULD_MISS_DEADLINE, etaMs, 0);
             } else {
                 queue.add(waiter);
@@ -262,9 +283,47 @@ public class PriorityAdmission implements AutoCloseable {
         }
         listener.queued(position + 1, etaMs);
         try {
-            long remaining = maxWait.toNanos() - (clock.getAsLong() - arrival);
-            waiter.granted.get(Math.max(0, remaining), TimeUnit.NANOSECONDS);
-            return new Admitted(priority, elapsedMs(arrival));
+            if (!offering) {
+                // with an offer at hand, the wait is asked about once it reaches the offer's threshold: the ETA
+                // at arrival was short, yet the request is still waiting (slots freed slower than predicted)
+                long bound = offer == null ? maxWait.toNanos()
+                    : Math.min(maxWait.toNanos(), TimeUnit.MILLISECONDS.toNanos(offer.thresholdMs(maxWait)));
+                long remaining = bound - (clock.getAsLong() - arrival);
+                try {
+                    waiter.granted.get(Math.max(0, remaining), TimeUnit.NANOSECONDS);
+                    return new Admitted(priority, elapsedMs(arrival));
+                } catch (TimeoutException e) {
+                    if (offer == null) {
+                        throw e;
+                    }
+                }
+                position = positionOf(waiter);
+                if (position < 0) {
+                    return new Admitted(priority, elapsedMs(arrival)); // granted as the bound passed
+                }
+                etaMs = eta(position, properties.capacity());
+                lateOffers.incrementAndGet();
+            }
+            // offered: keep the place while the client decides; KEEP extends the wait, FAST / DEFER leave
+            CompletableFuture<WaitOffer.Choice> choice = offer.make(position + 1, etaMs);
+            long limit = offer.undecidedWait(maxWait).toNanos();
+            while (true) {
+                long remaining = limit - (clock.getAsLong() - arrival);
+                if (choice == null) {
+                    waiter.granted.get(Math.max(0, remaining), TimeUnit.NANOSECONDS);
+                    return new Admitted(priority, elapsedMs(arrival));
+                }
+                CompletableFuture.anyOf(waiter.granted, choice).get(Math.max(0, remaining), TimeUnit.NANOSECONDS);
+                if (waiter.granted.isDone()) {
+                    return new Admitted(priority, elapsedMs(arrival));
+                }
+                WaitOffer.Choice chosen = choice.getNow(WaitOffer.Choice.KEEP);
+                choice = null;
+                if (chosen != WaitOffer.Choice.KEEP) {
+                    return leave(waiter, arrival, Reason.WITHDRAWN);
+                }
+                limit = offer.keptWait(maxWait).toNanos();
+            }
         } catch (TimeoutException e) {
             return leave(waiter, arrival, Reason.DEADLINE_PASSED);
         } catch (InterruptedException e) {
@@ -458,6 +517,30 @@ public class PriorityAdmission implements AutoCloseable {
     private void grant(Priority priority) {
         inFlight++;
         inFlightByClass.merge(priority, 1, Integer::sum);
+    }
+
+    /** Waiters ahead of this one now, or -1 when it is no longer queued (it was granted its slot). */
+    private int positionOf(Waiter waiter) {
+        lock.lock();
+        try {
+            if (!queue.contains(waiter)) {
+                return -1;
+            }
+            int ahead = 0;
+            for (Waiter other : queue) {
+                if (other != waiter && other.before(waiter)) {
+                    ahead++;
+                }
+            }
+            return ahead;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Offers made to requests whose wait reached the threshold after an ETA at arrival that did not. */
+    public long lateOffers() {
+        return lateOffers.get();
     }
 
     private long eta(int position, int slots) {

@@ -40,6 +40,7 @@ public final class ApiScopeRules {
         rule(ANY, "/api/v1/chat", ApiScope.CHAT),
         rule(ANY, "/api/v1/chat/stream", ApiScope.CHAT),
         rule(ANY, "/api/v1/chat/{requestId}/feedback", ApiScope.CHAT),
+        rule(ANY, "/api/v1/chat/{requestId}/offer", ApiScope.CHAT),
         rule(READS, "/api/v1/sessions/**", ApiScope.CHAT),
         // tasks: submit needs tasks; a chat client reads its own deferred-answer tickets there too
         rule(Set.of("POST"), "/api/v1/tasks", ApiScope.TASKS),

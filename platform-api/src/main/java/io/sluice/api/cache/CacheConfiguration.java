@@ -29,11 +29,15 @@ public class CacheConfiguration {
     @ConditionalOnProperty(name = "sluice.chat.cache.enabled", havingValue = "true", matchIfMissing = true)
     RedisSemanticCache semanticCache(RedissonClient redisson, Embedder embedder, ObjectMapper json,
             CacheProperties properties, ObjectProvider<FaqIndex> faq, PiiMasker masker, HitVerifier verifier,
-            ObjectProvider<HitReviews> reviews, MeterRegistry meters) {
+            ObjectProvider<HitReviews> reviews, ObjectProvider<DegradationControl> degradation, MeterRegistry meters) {
         RedisSemanticCache cache = new RedisSemanticCache(redisson, embedder, json, properties, () -> {
             FaqIndex index = faq.getIfAvailable();
             return index == null ? 0 : index.version();
         }, new TurnEligibility(masker, properties.maxChars()), verifier, meters);
+        DegradationControl control = degradation.getIfAvailable();
+        if (control != null) {
+            cache.levels(control::knobs);   // grace, short forms and better levels' routes: the one level→knobs map
+        }
         HitReviews queue = reviews.getIfAvailable();
         if (queue != null) {
             cache.reviewSink(new ReviewSampler(queue, meters));

@@ -7,6 +7,7 @@ import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.ConstructorBinding;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
@@ -22,6 +23,8 @@ import org.springframework.validation.annotation.Validated;
  * @param maxChars       longer questions are not cached
  * @param flightLease    single-flight lock lease (≥ the interactive budget, so a crashed leader frees it)
  * @param flightWait     how long a follower waits for the leader's answer before asking itself
+ * @param shortFormChars answers longer than this are stored with a short form (their first sentences within
+ *                       this many characters), served at levels whose knobs say {@code cache-short-form}
  */
 @Validated
 @ConfigurationProperties("sluice.chat.cache")
@@ -33,10 +36,21 @@ public record CacheProperties(
     @DefaultValue("5000") @Min(1) int maxEntries,
     @DefaultValue("300") @Min(1) int maxChars,
     @DefaultValue("10s") @NotNull Duration flightLease,
-    @DefaultValue("7s") @NotNull Duration flightWait) {
+    @DefaultValue("7s") @NotNull Duration flightWait,
+    @DefaultValue("160") @Min(40) int shortFormChars) {
+
+    @ConstructorBinding
+    public CacheProperties {
+    }
+
+    /** Without a short-form length of its own: the default 160. */
+    public CacheProperties(boolean enabled, String keyPrefix, String promptVersion, Duration ttl, int maxEntries,
+            int maxChars, Duration flightLease, Duration flightWait) {
+        this(enabled, keyPrefix, promptVersion, ttl, maxEntries, maxChars, flightLease, flightWait, 160);
+    }
 
     public static CacheProperties defaults() {
         return new CacheProperties(true, "sluice:cache:", "v1", Duration.ofHours(6), 5000, 300,
-            Duration.ofSeconds(10), Duration.ofSeconds(7));
+            Duration.ofSeconds(10), Duration.ofSeconds(7), 160);
     }
 }

@@ -2,9 +2,12 @@ package io.sluice.api.cache;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -17,6 +20,11 @@ import io.sluice.api.chat.Answer;
 import io.sluice.api.chat.ChatContext;
 import io.sluice.api.chat.ChatResponse;
 import io.sluice.api.chat.SemanticCache;
+import io.sluice.api.intent.IntentResult;
+import io.sluice.api.intent.Priority;
+import io.sluice.governance.degradation.DegradationLevel;
+import io.sluice.governance.degradation.DegradationProperties;
+import io.sluice.governance.degradation.LevelKnobs;
 import io.sluice.governance.tier.FidelityTier;
 import io.sluice.knowledge.embedding.Embedder;
 import io.sluice.semantics.pairs.PairFeatures;
@@ -54,11 +62,31 @@ public final class RedisSemanticCache implements SemanticCache {
 
     private static final Logger log = LoggerFactory.getLogger(RedisSemanticCache.class);
 
+    // an exact-index value is an entry id, or "id~similarity" for a question an L2 hit answered (refreshed L1).
+    // ARGV[2]: the entry id this instance already holds for the question ('' = none). An entry never changes
+    // under its id (a new answer is a new id), so a known id that still exists comes back as '=', not as JSON
     private static final String LOOKUP = """
         local id = redis.call('HGET', KEYS[1], ARGV[1])
         local entry = ''
-        if id then entry = redis.call('HGET', KEYS[2], id) or '' end
-        return {entry, redis.call('GET', KEYS[3]) or '0'}
+        local similarity = ''
+        if id then
+          local sep = string.find(id, '~', 1, true)
+          if sep then similarity = string.sub(id, sep + 1); id = string.sub(id, 1, sep - 1) end
+          if id == ARGV[2] and redis.call('HEXISTS', KEYS[2], id) == 1 then entry = '='
+          else entry = redis.call('HGET', KEYS[2], id) or '' end
+        end
+        return {entry, redis.call('GET', KEYS[3]) or '0', similarity}
+        """;
+
+    private static final String KNOWN = "=";
+    private static final int MAX_KNOWN = 4096;
+
+    // KEYS: x (one key space); ARGV: hash, "id~similarity". Never over a question's own entry
+    private static final String ALIAS = """
+        local old = redis.call('HGET', KEYS[1], ARGV[1])
+        if old and not string.find(old, '~', 1, true) then return 0 end
+        redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+        return 1
         """;
 
     // KEYS: x, e, o, v (one key space, one hash tag); ARGV: hash, id, json, now, max, ttlMs
@@ -110,11 +138,17 @@ public final class RedisSemanticCache implements SemanticCache {
     private final HitVerifier verifier;
     private final L2Matcher matcher;
     private final Map<String, Mirror> mirrors = new ConcurrentHashMap<>();
+    // exact-hit entries already read (without their vectors), by space + question hash: a repeat L1 hit reads an id
+    private final Map<String, CacheEntry> known = new ConcurrentHashMap<>();
     private final Map<String, LocalFlight> localFlights = new ConcurrentHashMap<>();
     private final Map<UUID, LocalFlight> leading = new ConcurrentHashMap<>();
     private final MeterRegistry meters;
+    private volatile java.util.function.Function<DegradationLevel, LevelKnobs> levels =
+        DegradationProperties.defaults().levels()::get;
     private final Counter stores;
     private final Counter invalidated;
+    private final Counter l1Hits;
+    private final Counter l1Misses;
 
     public RedisSemanticCache(RedissonClient redisson, Embedder embedder, ObjectMapper json, CacheProperties properties,
             LongSupplier knowledgeVersion, TurnEligibility eligibility, HitVerifier verifier, MeterRegistry meters) {
@@ -131,15 +165,74 @@ public final class RedisSemanticCache implements SemanticCache {
             .register(meters);
         this.invalidated = Counter.builder("sluice.cache.invalidated")
             .description("entries dropped because a source changed").register(meters);
+        this.l1Hits = meters.counter("sluice.cache.lookups", "layer", "l1", "result", "hit");
+        this.l1Misses = meters.counter("sluice.cache.lookups", "layer", "l1", "result", "miss");
+        io.micrometer.core.instrument.Gauge.builder("sluice.cache.l1.known", known, Map::size)
+            .description("exact-hit entries this instance holds (an L1 hit on one reads only its id from Redis)")
+            .register(meters);
     }
 
-    private record Mirror(String version, List<L2Matcher.Candidate<CacheEntry>> candidates) {
+    /** A space's entries as this instance last read them, by entry id (an entry never changes under its id). */
+    private record Mirror(String version, List<L2Matcher.Candidate<CacheEntry>> candidates,
+            Map<String, L2Matcher.Candidate<CacheEntry>> byId) {
     }
 
     private record LocalFlight(String lockKey, String token, CompletableFuture<Optional<Hit>> result, long deadlineNanos) {
         boolean live() {
             return System.nanoTime() - deadlineNanos < 0;
         }
+    }
+
+    /** Where the knobs of every level come from (the one level→knobs map: the degradation policy). */
+    public void levels(java.util.function.Function<DegradationLevel, LevelKnobs> knobs) {
+        this.levels = knobs;
+    }
+
+    /**
+     * The key spaces a request looks in: its own route's, then — at a degraded level whose route is another
+     * — the routes of the better levels (L0's primary answers are the ones worth serving when the level has
+     * moved to the light route and can afford little itself).
+     */
+    List<String> spaces(ChatContext ctx) {
+        String own = space(ctx);
+        if (ctx.knobs() == null || ctx.level() == null) {
+            return List.of(own);
+        }
+        List<String> out = new ArrayList<>(List.of(own));
+        for (DegradationLevel better : DegradationLevel.values()) {
+            if (better.ordinal() >= ctx.level().ordinal()) {
+                break;
+            }
+            LevelKnobs k = levels.apply(better);
+            if (k != null && !k.modelRoute().equals(ctx.knobs().modelRoute())) {
+                String space = space(ctx.client().id(), k.modelRoute());
+                if (!out.contains(space)) {
+                    out.add(space);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** How long past its logical expiry an entry is served at this request's level. */
+    private static long graceMs(ChatContext ctx) {
+        return ctx.knobs() == null ? 0 : ctx.knobs().cacheGrace().toMillis();
+    }
+
+    private static boolean shortForm(ChatContext ctx) {
+        return ctx.knobs() != null && ctx.knobs().cacheShortForm();
+    }
+
+    /** Redis keeps entries this long: the ttl plus the longest grace any level gives. */
+    private long physicalTtlMs() {
+        long grace = 0;
+        for (DegradationLevel level : DegradationLevel.values()) {
+            LevelKnobs k = levels.apply(level);
+            if (k != null) {
+                grace = Math.max(grace, k.cacheGrace().toMillis());
+            }
+        }
+        return properties.ttl().toMillis() + grace;
     }
 
     /** The key space of a request: client × route × prompt version × knowledge version. */
@@ -169,76 +262,216 @@ public final class RedisSemanticCache implements SemanticCache {
         if (!eligible(ctx)) {
             return Optional.empty();
         }
-        String space = space(ctx);
+        List<String> spaces = spaces(ctx);
+        String space = spaces.get(0);
         String normalized = QuestionText.normalize(ctx.message());
         String hash = QuestionText.hash(normalized);
-        List<Object> l1;
-        try {
-            l1 = l1(space, hash);
-        } catch (RuntimeException e) {
-            count("sluice.cache.errors", "op", "lookup");
-            log.warn("semantic cache: Redis lookup failed, answering without the cache: {}", e.toString());
-            return Optional.empty();
-        }
-        Optional<Hit> exact = toHit(l1.get(0), 1.0);
-        count("sluice.cache.lookups", "layer", "l1", "result", exact.isPresent() ? "hit" : "miss");
-        if (exact.isPresent()) {
-            return exact;
-        }
-        Optional<Hit> semantic = l2(ctx, space, String.valueOf(l1.get(1)));
-        if (semantic.isPresent()) {
-            return semantic;
+        for (String candidate : spaces) {
+            List<Object> l1;
+            try {
+                l1 = l1(candidate, hash);
+            } catch (RuntimeException e) {
+                count("sluice.cache.errors", "op", "lookup");
+                log.warn("semantic cache: Redis lookup failed, answering without the cache: {}", e.toString());
+                return Optional.empty();
+            }
+            Optional<Hit> exact = toHit(candidate, hash, l1.get(0), similarity(l1), graceMs(ctx), shortForm(ctx));
+            (exact.isPresent() ? l1Hits : l1Misses).increment();
+            if (exact.isPresent()) {
+                return exact;
+            }
+            Optional<Hit> semantic = l2(ctx, candidate, String.valueOf(l1.get(1)), hash);
+            if (semantic.isPresent()) {
+                return semantic;
+            }
         }
         return singleFlight(ctx, space, hash);
     }
 
-    private List<Object> l1(String space, String hash) {
-        return redisson.getScript(StringCodec.INSTANCE).eval(RScript.Mode.READ_ONLY, LOOKUP, RScript.ReturnType.MULTI,
-            List.of(space + ":x", space + ":e", space + ":v"), hash);
+    /** An exact hit's similarity: 1.0, or the one an L2 hit was verified at when it refreshed L1. */
+    private static double similarity(List<Object> l1) {
+        Object s = l1.size() > 2 ? l1.get(2) : null;
+        if (s instanceof String text && !text.isEmpty()) {
+            try {
+                return Double.parseDouble(text);
+            } catch (NumberFormatException e) {
+                return 1.0;
+            }
+        }
+        return 1.0;
     }
 
-    private Optional<Hit> toHit(Object raw, double similarity) {
+    private List<Object> l1(String space, String hash) {
+        CacheEntry mine = known.get(space + hash);
+        return redisson.getScript(StringCodec.INSTANCE).eval(RScript.Mode.READ_ONLY, LOOKUP, RScript.ReturnType.MULTI,
+            List.of(space + ":x", space + ":e", space + ":v"), hash, mine == null ? "" : mine.id());
+    }
+
+    /** The exact hit an L1 answer names: the entry read now, or the one this instance read before ({@code =}). */
+    private Optional<Hit> toHit(String space, String hash, Object raw, double similarity, long graceMs, boolean shortForm) {
         if (!(raw instanceof String text) || text.isEmpty()) {
             return Optional.empty();
         }
-        CacheEntry entry = json.readValue(text, CacheEntry.class);
-        if (entry.expiresAt() < System.currentTimeMillis()) {
+        CacheEntry entry = text.equals(KNOWN) ? known.get(space + hash) : null;
+        if (entry == null) {
+            if (text.equals(KNOWN)) {
+                // forgotten between the script and here (the map was trimmed): read it again, in full
+                known.remove(space + hash);
+                List<Object> again = l1(space, hash);
+                return toHit(space, hash, again.get(0), similarity(again), graceMs, shortForm);
+            }
+            entry = json.readValue(text, CacheEntry.class).withoutVector();
+            if (known.size() >= MAX_KNOWN) {
+                known.clear();
+            }
+            known.put(space + hash, entry);
+        }
+        if (entry.expiresAt() + graceMs < System.currentTimeMillis()) {
             return Optional.empty();
         }
-        return Optional.of(new Hit(answerOf(entry), similarity));
+        stale(entry, graceMs);
+        return Optional.of(new Hit(answerOf(entry, shortForm), similarity, storedIntent(entry)));
     }
 
-    private static Answer answerOf(CacheEntry entry) {
+    /** The classification the entry's question was stored with, or null (warmed or older entries). */
+    private static IntentResult storedIntent(CacheEntry entry) {
+        if (entry.intentCode() == null || entry.priority() == null) {
+            return null;
+        }
+        try {
+            return new IntentResult(entry.intentCode(), Priority.valueOf(entry.priority()), 1.0, "cache", List.of());
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    /** Counts a hit served only thanks to the level's grace (past its ttl). */
+    private void stale(CacheEntry entry, long graceMs) {
+        if (graceMs > 0 && entry.expiresAt() < System.currentTimeMillis()) {
+            count("sluice.cache.grace_hits");
+        }
+    }
+
+    private Answer answerOf(CacheEntry entry, boolean shortForm) {
+        if (shortForm && entry.shortAnswer() != null && !entry.shortAnswer().isBlank()) {
+            count("sluice.cache.short_forms");
+            return new Answer(entry.shortAnswer(), FidelityTier.valueOf(entry.tier()), entry.sources());
+        }
         return new Answer(entry.answer(), FidelityTier.valueOf(entry.tier()), entry.sources());
     }
 
-    private Optional<Hit> l2(ChatContext ctx, String space, String version) {
+    private Optional<Hit> l2(ChatContext ctx, String space, String version, String hash) {
+        double threshold = ctx.knobs() == null ? 0.92 : ctx.knobs().cacheThreshold();
+        String level = ctx.level() == null ? "L0" : ctx.level().name();
+        return l2(ctx.message(), space, version, hash, level, threshold, intentKey(ctx), ctx);
+    }
+
+    /**
+     * L2: the nearest stored question, accepted only through the verifier (the chat's and /v1's alike). With a
+     * chat context ({@code ctx}, null on /v1) the hit is put in the review queue, the level's grace and short
+     * form apply.
+     */
+    private Optional<Hit> l2(String message, String space, String version, String hash, String level, double threshold,
+            String intent, ChatContext ctx) {
         float[] vector;
         try {
-            vector = embedder.embed(ctx.message());
+            vector = embedder.embed(message);
         } catch (RuntimeException e) {
             count("sluice.cache.errors", "op", "embed");
             return Optional.empty();
         }
         Mirror mirror = mirror(space, version);
-        double threshold = ctx.knobs() == null ? 0.92 : ctx.knobs().cacheThreshold();
-        String level = ctx.level() == null ? "L0" : ctx.level().name();
         long now = System.currentTimeMillis();
+        long grace = ctx == null ? 0 : graceMs(ctx);
         List<L2Matcher.Candidate<CacheEntry>> live = mirror.candidates().stream()
-            .filter(c -> c.value().expiresAt() >= now).toList();
-        L2Matcher.Outcome<CacheEntry> outcome = matcher.match(ctx.message(), vector, level, threshold,
-            new PairFeatures.Labels(intentKey(ctx), null), live);
+            .filter(c -> c.value().expiresAt() + grace >= now).toList();
+        L2Matcher.Outcome<CacheEntry> outcome = matcher.match(message, vector, level, threshold,
+            new PairFeatures.Labels(intent, null), live);
         if (outcome.rejected() != null) {
             count("sluice.cache.rejections", "reason", outcome.rejected().name().toLowerCase(java.util.Locale.ROOT));
         }
         count("sluice.cache.lookups", "layer", "l2", "result", outcome.match().isPresent() ? "hit" : "miss");
-        outcome.match().ifPresent(m -> review(ctx, m, level, outcome.modelVersion()));
-        return outcome.match().map(m -> new Hit(answerOf(m.value()), Math.round(m.similarity() * 10000) / 10000.0));
+        if (ctx != null) {
+            outcome.match().ifPresent(m -> review(ctx, m, level, outcome.modelVersion()));
+        }
+        outcome.match().ifPresent(m -> {
+            stale(m.value(), grace);
+            refreshL1(space, hash, m.value(), Math.round(m.similarity() * 10000) / 10000.0);
+        });
+        boolean shortForm = ctx != null && shortForm(ctx);
+        return outcome.match().map(m -> new Hit(answerOf(m.value(), shortForm),
+            Math.round(m.similarity() * 10000) / 10000.0));
+    }
+
+    /**
+     * An L2 hit refreshes L1: the asked question's exact hash now points at the entry it was served (with the
+     * similarity it was verified at), so the next identical question is one Redis read, no embedding or scan.
+     * A question's own stored entry is never overwritten by such a pointer.
+     */
+    private void refreshL1(String space, String hash, CacheEntry entry, double similarity) {
+        try {
+            Number n = redisson.getScript(StringCodec.INSTANCE).eval(RScript.Mode.READ_WRITE, ALIAS,
+                RScript.ReturnType.INTEGER, List.of(space + ":x"), hash, entry.id() + "~" + similarity);
+            if (n.longValue() > 0) {
+                count("sluice.cache.l1_refreshed");
+            }
+        } catch (RuntimeException e) {
+            count("sluice.cache.errors", "op", "refresh");
+        }
+    }
+
+    /**
+     * The key space of a /v1 call: the client × the route × everything of the request except the user's
+     * text ({@code context}: its system messages and parameters), at the current prompt and knowledge versions.
+     */
+    public String v1Space(long clientId, String route, String context) {
+        return space(clientId, "v1|" + route + "|" + QuestionText.hash(context));
+    }
+
+    /**
+     * A /v1 lookup of one standalone user turn: the exact question (L1), then a similar one accepted by the
+     * same verifier as the chat's (L2). No single flight: a /v1 caller is not kept waiting on another's call.
+     * Empty when the question may not be cached (personal data, too long) or nothing matches.
+     */
+    public Optional<Hit> lookup(String space, String question, String level, double threshold) {
+        String refusal = eligibility.refusal(question, List.of());
+        if (refusal != null) {
+            count("sluice.cache.skipped", "reason", refusal);
+            return Optional.empty();
+        }
+        try {
+            String hash = QuestionText.hash(QuestionText.normalize(question));
+            List<Object> l1 = l1(space, hash);
+            Optional<Hit> exact = toHit(space, hash, l1.get(0), similarity(l1), 0, false);
+            (exact.isPresent() ? l1Hits : l1Misses).increment();
+            return exact.isPresent() ? exact : l2(question, space, String.valueOf(l1.get(1)), hash, level, threshold, null, null);
+        } catch (RuntimeException e) {
+            count("sluice.cache.errors", "op", "lookup");
+            log.warn("semantic cache (/v1): lookup failed, answering without the cache: {}", e.toString());
+            return Optional.empty();
+        }
+    }
+
+    /** Stores a provider's /v1 answer to one standalone user turn (nothing when the question may not be cached). */
+    public void store(String space, String question, String answer) {
+        if (answer == null || answer.isBlank() || eligibility.refusal(question, List.of()) != null) {
+            return;
+        }
+        try {
+            put(space, question, new Answer(answer, FidelityTier.F4, List.of()), System.currentTimeMillis(), null);
+        } catch (RuntimeException e) {
+            count("sluice.cache.errors", "op", "store");
+            log.warn("semantic cache (/v1): could not store an answer: {}", e.toString());
+        }
     }
 
     /** The intent the request was classified with, as the pair model's agreement feature reads it. */
     private static String intentKey(ChatContext ctx) {
-        return ctx.intent() == null ? null : String.valueOf(ctx.intent().intent());
+        return intentKey(ctx.intent());
+    }
+
+    private static String intentKey(IntentResult intent) {
+        return intent == null ? null : String.valueOf(intent.intent());
     }
 
     /** Hands a sample of served L2 hits to the console's review queue (off the request thread). */
@@ -269,20 +502,48 @@ public final class RedisSemanticCache implements SemanticCache {
         this.reviewSink = sink;
     }
 
+    /**
+     * The space's mirror at {@code version}. Every write bumps the version, so under load a mirror is
+     * renewed for nearly every lookup: it reads the space's ids and fetches only the entries it does not
+     * hold yet (usually the one just written), keeping the decoded vectors and analysed questions of the
+     * rest. Reading every entry again (up to max-entries × ~3 KB of JSON, parsed and analysed) per write
+     * was what stalled the instances at a surge's peak.
+     */
     private Mirror mirror(String space, String version) {
         Mirror mirror = mirrors.get(space);
         if (mirror != null && mirror.version().equals(version)) {
             return mirror;
         }
-        Map<String, String> all = redisson.<String, String>getMap(space + ":e", StringCodec.INSTANCE).readAllMap();
-        List<L2Matcher.Candidate<CacheEntry>> candidates = new ArrayList<>(all.size());
-        for (String text : all.values()) {
-            CacheEntry entry = json.readValue(text, CacheEntry.class);
-            // each stored question's signals are read once per mirror load, not per lookup
-            candidates.add(new L2Matcher.Candidate<>(entry.question(), entry.decodeVector(), entry,
-                verifier.pairs().analyzer().analyze(entry.question()), new PairFeatures.Labels(entry.intent(), null)));
+        var map = redisson.<String, String>getMap(space + ":e", StringCodec.INSTANCE);
+        Set<String> ids = map.readAllKeySet();
+        Map<String, L2Matcher.Candidate<CacheEntry>> held = mirror == null ? Map.of() : mirror.byId();
+        Set<String> unknown = new HashSet<>();
+        for (String id : ids) {
+            if (!held.containsKey(id)) {
+                unknown.add(id);
+            }
         }
-        Mirror fresh = new Mirror(version, List.copyOf(candidates));
+        Map<String, String> fetched = unknown.isEmpty() ? Map.of() : map.getAll(unknown);
+        Map<String, L2Matcher.Candidate<CacheEntry>> byId = new HashMap<>(ids.size() * 2);
+        for (String id : ids) {
+            L2Matcher.Candidate<CacheEntry> candidate = held.get(id);
+            if (candidate == null) {
+                String text = fetched.get(id);
+                if (text == null) {
+                    continue; // dropped between the two reads
+                }
+                CacheEntry entry = json.readValue(text, CacheEntry.class);
+                // each stored question's signals are read once per entry, not per lookup
+                candidate = new L2Matcher.Candidate<>(entry.question(), entry.decodeVector(), entry,
+                    verifier.pairs().analyzer().analyze(entry.question()), new PairFeatures.Labels(entry.intent(), null));
+            }
+            byId.put(id, candidate);
+        }
+        count("sluice.cache.mirror.refreshes");
+        if (!fetched.isEmpty()) {
+            meters.counter("sluice.cache.mirror.entries.fetched").increment(fetched.size());
+        }
+        Mirror fresh = new Mirror(version, List.copyOf(byId.values()), Map.copyOf(byId));
         if (mirrors.size() > 256) {
             mirrors.clear();
         }
@@ -308,6 +569,14 @@ public final class RedisSemanticCache implements SemanticCache {
             locked = true; // Redis trouble: lead locally rather than stall
         }
         if (locked) {
+            // a leader may have stored and unlocked between our L1 read and the lock: look once more
+            Optional<Hit> landed = storedMeanwhile(ctx, space, hash);
+            if (landed.isPresent()) {
+                count("sluice.cache.flight", "role", "late_hit");
+                release(candidate);
+                end(candidate, landed);
+                return landed;
+            }
             count("sluice.cache.flight", "role", "leader");
             purgeLeaders();
             leading.put(ctx.requestId(), candidate);
@@ -319,13 +588,13 @@ public final class RedisSemanticCache implements SemanticCache {
         long until = System.nanoTime() + properties.flightWait().toNanos();
         try {
             while (System.nanoTime() - until < 0) {
-                result = toHit(l1(space, hash).get(0), 1.0);
+                result = storedMeanwhile(ctx, space, hash);
                 if (result.isPresent()) {
                     break;
                 }
                 if (!redisson.getBucket(lockKey, StringCodec.INSTANCE).isExists()) {
                     // the leader stores, then unlocks: it may have done both since the read above
-                    result = toHit(l1(space, hash).get(0), 1.0);
+                    result = storedMeanwhile(ctx, space, hash);
                     break;
                 }
                 Thread.sleep(POLL_MS);
@@ -335,9 +604,22 @@ public final class RedisSemanticCache implements SemanticCache {
         } catch (RuntimeException e) {
             result = Optional.empty();
         }
-        mine.complete(result);
-        localFlights.remove(lockKey, candidate);
+        end(candidate, result);
         return result;
+    }
+
+    /** Hands a flight's result to the requests of this instance waiting on it, and forgets the flight. */
+    private void end(LocalFlight flight, Optional<Hit> result) {
+        flight.result().complete(result);
+        localFlights.remove(flight.lockKey(), flight);
+    }
+
+    private Optional<Hit> storedMeanwhile(ChatContext ctx, String space, String hash) {
+        try {
+            return toHit(space, hash, l1(space, hash).get(0), 1.0, graceMs(ctx), shortForm(ctx));
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
     }
 
     private Optional<Hit> awaitLocal(LocalFlight flight) {
@@ -372,8 +654,7 @@ public final class RedisSemanticCache implements SemanticCache {
         } finally {
             if (flight != null) {
                 release(flight);
-                flight.result().complete(stored);
-                localFlights.remove(flight.lockKey(), flight);
+                end(flight, stored);
             }
         }
     }
@@ -386,7 +667,7 @@ public final class RedisSemanticCache implements SemanticCache {
     }
 
     private Hit store(ChatContext ctx) {
-        put(space(ctx), ctx.message(), ctx.answer(), System.currentTimeMillis(), intentKey(ctx));
+        put(space(ctx), ctx.message(), ctx.answer(), System.currentTimeMillis(), ctx.intent());
         return new Hit(ctx.answer(), 1.0);
     }
 
@@ -400,14 +681,14 @@ public final class RedisSemanticCache implements SemanticCache {
             return false;
         }
         Object existing = l1(space, QuestionText.hash(QuestionText.normalize(question))).get(0);
-        if (existing instanceof String text && !text.isEmpty()) {
+        if (existing instanceof String text && !text.isEmpty()) { // an entry, or '=' for one this instance holds
             return false;
         }
         put(space, question, answer, answeredAt, null);
         return true;
     }
 
-    private void put(String space, String question, Answer answer, long createdAt, String intent) {
+    private void put(String space, String question, Answer answer, long createdAt, IntentResult intent) {
         String normalized = QuestionText.normalize(question);
         String hash = QuestionText.hash(normalized);
         float[] vector = embedder.embed(question);
@@ -416,9 +697,11 @@ public final class RedisSemanticCache implements SemanticCache {
         String id = UUID.randomUUID().toString();
         CacheEntry entry = new CacheEntry(id, question, normalized, answer.text(), answer.tier().name(),
             answer.sources(), sourceIds, CacheEntry.encode(vector), createdAt, createdAt + properties.ttl().toMillis(),
-            intent);
+            intentKey(intent), ShortForm.of(answer.text(), properties.shortFormChars()),
+            intent == null ? null : intent.code(), intent == null ? null : intent.priority().name());
         List<Object> keys = List.of(space + ":x", space + ":e", space + ":o", space + ":v");
-        String ttl = Long.toString(properties.ttl().toMillis());
+        // Redis keeps an entry past its logical expiry for as long as the most generous level serves it
+        String ttl = Long.toString(physicalTtlMs());
         redisson.getScript(StringCodec.INSTANCE).eval(RScript.Mode.READ_WRITE, STORE, RScript.ReturnType.INTEGER, keys,
             hash, id, json.writeValueAsString(entry), Long.toString(now), Integer.toString(properties.maxEntries()), ttl);
         for (String sourceId : sourceIds) {

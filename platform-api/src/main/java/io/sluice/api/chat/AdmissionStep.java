@@ -17,10 +17,17 @@ public final class AdmissionStep implements ChatStep {
 
     private final PriorityAdmission admission;
     private final LlmAccess llm;
+    private final FastOffers offers;
 
     public AdmissionStep(PriorityAdmission admission, LlmAccess llm) {
+        this(admission, llm, null);
+    }
+
+    /** With fast-mode offers for streams whose predicted wait is long ({@link FastOffers}); null = none. */
+    public AdmissionStep(PriorityAdmission admission, LlmAccess llm, FastOffers offers) {
         this.admission = admission;
         this.llm = llm;
+        this.offers = offers;
     }
 
     @Override
@@ -37,8 +44,19 @@ public final class AdmissionStep implements ChatStep {
             next.proceed(ctx);
             return;
         }
-        try (PriorityAdmission.Ticket ticket = admission.admit(ctx.priority(), ctx.client().vip(), ctx.queueListener())) {
+        io.sluice.api.admission.WaitOffer offer = offers == null ? null : offers.offerFor(ctx);
+        try (PriorityAdmission.Ticket ticket = admission.admit(ctx.priority(), ctx.vip(), ctx.queueListener(),
+                offer)) {
+            if (offer != null) {
+                offers.done(ctx.requestId());
+            }
             ctx.queueWaitMs(ticket.waitedMs());
+            if (ticket instanceof PriorityAdmission.Declined declined
+                    && declined.reason() == PriorityAdmission.Reason.WITHDRAWN) {
+                withdrawn(ctx);
+                next.proceed(ctx);
+                return;
+            }
             if (ticket instanceof PriorityAdmission.Declined declined
                     && declined.reason() == PriorityAdmission.Reason.INTERRUPTED) {
                 // the caller went away while queued (SSE disconnect): stop here, record nothing
@@ -49,6 +67,20 @@ public final class AdmissionStep implements ChatStep {
                     + (declined.etaMs() > 0 ? " (eta " + declined.etaMs() + " ms)" : ""));
             }
             next.proceed(ctx);
+        }
+    }
+
+    /**
+     * The client answered the fast-mode offer: a fast answer now (F2, or F1 when the light model's permits
+     * are taken: the gateway's permits still bound the provider, only the admission queue is skipped), or a
+     * deferred answer (F0; F1 if the queue cannot take it).
+     */
+    private static void withdrawn(ChatContext ctx) {
+        if (ctx.offerChoice() == io.sluice.api.admission.WaitOffer.Choice.DEFER) {
+            ctx.capTier(FidelityTier.F1, "offer: client chose a deferred answer");
+            ctx.deferBecause("offer: client chose a deferred answer");
+        } else {
+            ctx.capTier(FidelityTier.F2, "offer: client chose a fast answer");
         }
     }
 

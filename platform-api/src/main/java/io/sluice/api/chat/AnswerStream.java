@@ -17,4 +17,12 @@ public interface AnswerStream {
 
     /** Whether {@link #begin} was called (tokens went out: the answer can no longer change tier). */
     boolean begun();
+
+    /**
+     * Offers the client a fast answer now instead of its predicted wait (the SSE {@code offer} event);
+     * false when it cannot be asked.
+     */
+    default boolean offer(ChatContext ctx, int position, long etaMs, long decideWithinMs) {
+        return false;
+    }
 }

@@ -16,12 +16,15 @@ public final class CacheStep implements ChatStep {
     @Override
     public void apply(ChatContext ctx, Next next) {
         SemanticCache semanticCache = cache.getIfAvailable();
-        if (semanticCache == null) {
+        if (semanticCache == null || ctx.moreDetail()) {   // "more detail" is never the same cached text again
             next.proceed(ctx);
             return;
         }
         Optional<SemanticCache.Hit> hit = semanticCache.lookup(ctx);
         if (hit.isPresent()) {
+            if (hit.get().intent() != null && !ctx.intentKnown()) {
+                ctx.intent(hit.get().intent()); // the stored classification: no model run for an exact hit
+            }
             ctx.cachedAnswer(hit.get().answer(), hit.get().similarity());
             return;
         }

@@ -3,6 +3,8 @@ package io.sluice.api.chat;
 import java.util.List;
 import java.util.function.IntSupplier;
 
+import javax.sql.DataSource;
+
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.api.admission.AdmissionProperties;
@@ -24,6 +26,8 @@ import io.sluice.governance.gateway.Lane;
 import io.sluice.governance.gateway.LlmGateway;
 import io.sluice.governance.permit.ClusterPermits;
 import io.sluice.knowledge.chain.RetrievalChain;
+import io.sluice.knowledge.embedding.Embedder;
+import io.sluice.knowledge.faq.FaqSnapshotService;
 import io.sluice.knowledge.chain.RetrievalPlan;
 
 import org.redisson.api.RedissonClient;
@@ -38,17 +42,61 @@ import tools.jackson.databind.ObjectMapper;
 /** Wires the chat pipeline. {@link #chatPipeline} is the one place that shows the order of the steps. */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties({ChatProperties.class, AdmissionProperties.class, ClusterAdmissionProperties.class,
-    SessionProperties.class})
+    SessionProperties.class, FreshnessProperties.class, ShadowCheckProperties.class, FastOfferProperties.class})
 public class ChatConfiguration {
 
     /**
      * The chain every message goes through, in order:
-     * ingress → session → intent → level → record (on the way out) → cache → admission → answer.
+     * ingress → session → memory → intent → level → record (on the way out) → freshness (on the way out) → more detail
+     * → cache → admission → shadow check (on the way out) → answer.
      */
     @Bean
-    ChatPipeline chatPipeline(IngressStep ingress, SessionStep session, IntentStep intent, LevelStep level,
-            RecordStep record, CacheStep cache, AdmissionStep admission, TieredAnswerStep answer) {
-        return new ChatPipeline(List.of(ingress, session, intent, level, record, cache, admission, answer));
+    ChatPipeline chatPipeline(IngressStep ingress, SessionStep session, MemoryStep memory, IntentStep intent,
+            LevelStep level, RecordStep record, FreshnessStep freshness, MoreDetailStep moreDetail, CacheStep cache,
+            AdmissionStep admission, ShadowCheckStep shadow, TieredAnswerStep answer) {
+        return new ChatPipeline(List.of(ingress, session, memory, intent, level, record, freshness, moreDetail,
+            cache, admission, shadow, answer));
+    }
+
+    @Bean
+    MemoryStep memoryStep(SessionProperties properties, MeterRegistry meters) {
+        return new MemoryStep(new io.sluice.api.memory.FactSearch(), properties.recallFacts(), meters);
+    }
+
+    /** Old sources, or the local snapshot while the database is down: the answer says how old it is. */
+    @Bean
+    FreshnessStep freshnessStep(FreshnessProperties properties, ObjectProvider<FaqSnapshotService> snapshots,
+            DatabaseStatus database, MeterRegistry meters) {
+        FaqSnapshotService service = snapshots.getIfAvailable();
+        return new FreshnessStep(properties, service == null ? null : service::current, database, meters,
+            java.time.Clock.systemUTC());
+    }
+
+    @Bean(destroyMethod = "close")
+    DatabaseStatus chatDatabaseStatus(ObjectProvider<DataSource> dataSource, FreshnessProperties properties,
+            MeterRegistry meters) {
+        DataSource ds = dataSource.getIfUnique();
+        return ds == null ? DatabaseStatus.UP : new DatabaseStatus(ds).start(properties.probeInterval().toMillis(), meters);
+    }
+
+    /** "More detail": past the cache, at F4 or deferred to a full answer. */
+    @Bean
+    MoreDetailStep moreDetailStep(LlmAccess llm, MeterRegistry meters) {
+        return new MoreDetailStep(llm, meters);
+    }
+
+    /** F2's polish checked against its FAQ answer: a contradiction serves the FAQ answer as F1. */
+    @Bean
+    ShadowCheckStep shadowCheckStep(ShadowCheckProperties properties, ObjectProvider<FaqSnapshotService> snapshots,
+            ObjectProvider<Embedder> embedder, RetrievalPlan defaultRetrievalPlan,
+            io.sluice.semantics.relevance.RelevanceModel relevance, MeterRegistry meters) {
+        FaqSnapshotService service = snapshots.getIfAvailable();
+        Embedder e = embedder.getIfAvailable();
+        ShadowCheck.EntryMatcher entries = service == null || e == null ? ShadowCheck.EntryMatcher.NONE
+            : ShadowCheck.snapshotMatcher(text -> service.match(service.current(), text, e.embed(text), 3, null,
+                java.time.Instant.now()), relevance.apply(defaultRetrievalPlan).minFaqScore(), properties.entryMargin());
+        return new ShadowCheckStep(new ShadowCheck(new io.sluice.semantics.pairs.QuestionAnalyzer(), entries),
+            properties.enabled(), meters);
     }
 
     @Bean
@@ -57,8 +105,9 @@ public class ChatConfiguration {
     }
 
     @Bean
-    IngressStep ingressStep(UserTokenBucket buckets, GlobalLimiter global) {
-        return new IngressStep(buckets, global);
+    IngressStep ingressStep(UserTokenBucket buckets, GlobalLimiter global,
+            ObjectProvider<io.sluice.api.ingress.EndUserVip> endUserVip) {
+        return new IngressStep(buckets, global, endUserVip.getIfAvailable());
     }
 
     @Bean
@@ -83,7 +132,7 @@ public class ChatConfiguration {
 
     @Bean
     RecordStep recordStep(ConversationStore conversations, SessionStore sessions, PiiMasker masker) {
-        return new RecordStep(conversations, sessions, masker);
+        return new RecordStep(conversations, sessions, masker, new io.sluice.api.memory.FactExtractor());
     }
 
     @Bean
@@ -92,8 +141,15 @@ public class ChatConfiguration {
     }
 
     @Bean
-    AdmissionStep admissionStep(PriorityAdmission admission, LlmAccess llm) {
-        return new AdmissionStep(admission, llm);
+    AdmissionStep admissionStep(PriorityAdmission admission, LlmAccess llm, FastOffers offers) {
+        return new AdmissionStep(admission, llm, offers);
+    }
+
+    /** Fast-mode offers to streams whose predicted wait is long; choices reach any instance (Redis topic). */
+    @Bean
+    FastOffers fastOffers(FastOfferProperties properties, ChatProperties chat, MeterRegistry meters,
+            RedissonClient redisson, SessionProperties sessions) {
+        return new FastOffers(properties, chat, meters, redisson, sessions.keyPrefix() + "offers");
     }
 
     @Bean
@@ -132,8 +188,8 @@ public class ChatConfiguration {
     }
 
     @Bean
-    LlmAccess llmAccess(ObjectProvider<LlmGateway> gateway) {
-        return new LlmAccess(gateway);
+    LlmAccess llmAccess(ObjectProvider<LlmGateway> gateway, ObjectProvider<io.sluice.api.ingress.UserLlmCalls> calls) {
+        return new LlmAccess(gateway, calls.getIfAvailable());
     }
 
     @Bean

@@ -2,6 +2,7 @@ package io.sluice.api.chat;
 
 import java.util.Objects;
 import java.util.UUID;
+import java.util.function.Supplier;
 
 import io.sluice.api.auth.ApiClient;
 import io.sluice.api.admission.PriorityAdmission;
@@ -26,6 +27,7 @@ public final class ChatContext {
 
     private SessionContext session;
     private IntentResult intent;
+    private Supplier<IntentResult> pendingIntent;
     private DegradationLevel level = DegradationLevel.L0;
     private LevelKnobs knobs;
     private FidelityTier tierCap = FidelityTier.F4;
@@ -36,6 +38,14 @@ public final class ChatContext {
     private Answer answer;
     private String deferReason;
     private AnswerStream stream;
+    private java.util.List<io.sluice.api.session.SessionFact> recalledFacts = java.util.List.of();
+    private io.sluice.api.admission.WaitOffer.Choice offerChoice;
+    private Boolean vip;
+    private boolean moreDetail;
+    private io.sluice.knowledge.chain.RetrievalResult retrieval;
+    private Answer fastReference;
+    private Staleness staleness;
+    private boolean shadowCheck;
 
     public ChatContext(ApiClient client, ChatRequest request) {
         this(client, request, PriorityAdmission.QueueListener.NONE);
@@ -45,6 +55,20 @@ public final class ChatContext {
         this.client = Objects.requireNonNull(client, "client");
         this.request = Objects.requireNonNull(request, "request");
         this.queueListener = queueListener;
+    }
+
+    /** VIP: the client's tier, or the end user's own VIP attribute (set by the ingress). */
+    public boolean vip() {
+        return vip != null ? vip : client.vip();
+    }
+
+    public void vip(boolean endUserOrClientVip) {
+        this.vip = endUserOrClientVip;
+    }
+
+    /** The end user as the buckets and the LLM-call counter know them: {@code clientId:userId}. */
+    public String endUser() {
+        return client.id() + ":" + request.userId();
     }
 
     public UUID requestId() {
@@ -80,15 +104,37 @@ public final class ChatContext {
         this.session = session;
     }
 
+    /** The intent, classified now if the intent step left it to the first step that needs it. */
     public IntentResult intent() {
+        if (intent == null && pendingIntent != null) {
+            Supplier<IntentResult> classify = pendingIntent;
+            pendingIntent = null;
+            intent = classify.get();
+        }
         return intent;
     }
 
     public void intent(IntentResult intent) {
         this.intent = intent;
+        this.pendingIntent = null;
+    }
+
+    /**
+     * Classifies when a later step first asks for the intent (or the priority): an exact cache hit brings
+     * the intent its entry was stored with and never runs the classifier.
+     */
+    public void intentOnDemand(Supplier<IntentResult> classify) {
+        this.intent = null;
+        this.pendingIntent = classify;
+    }
+
+    /** Whether the intent is known without classifying (set, or already classified on demand). */
+    public boolean intentKnown() {
+        return intent != null;
     }
 
     public Priority priority() {
+        IntentResult intent = intent();
         return intent == null ? Priority.B : intent.priority();
     }
 
@@ -170,11 +216,85 @@ public final class ChatContext {
 
     /** Asks the answering step for a deferred (F0) answer, because the LLM cannot be had now. */
     public void deferBecause(String reason) {
-        this.deferReason = reason;
+        if (this.deferReason == null) {    // the first reason stands (e.g. "more detail" over the level's)
+            this.deferReason = reason;
+        }
     }
 
     /** Why this request should be deferred, or null. */
     public String deferReason() {
         return deferReason;
+    }
+
+    /** The session's facts that match this message ({@link MemoryStep}), best first; empty if none. */
+    public java.util.List<io.sluice.api.session.SessionFact> recalledFacts() {
+        return recalledFacts;
+    }
+
+    public void recalledFacts(java.util.List<io.sluice.api.session.SessionFact> facts) {
+        this.recalledFacts = java.util.List.copyOf(facts);
+    }
+
+    /** What the client chose when offered a fast answer while queued ({@link AdmissionStep}), or null. */
+    public io.sluice.api.admission.WaitOffer.Choice offerChoice() {
+        return offerChoice;
+    }
+
+    public void offerChoice(io.sluice.api.admission.WaitOffer.Choice choice) {
+        this.offerChoice = choice;
+    }
+
+    /** A "more detail" re-ask: never served from the cache, answered at F4 or deferred to one. */
+    public boolean moreDetail() {
+        return moreDetail;
+    }
+
+    public void moreDetail(boolean moreDetail) {
+        this.moreDetail = moreDetail;
+    }
+
+    /** What the knowledge chain found for this message (null: the answering step did not retrieve). */
+    public io.sluice.knowledge.chain.RetrievalResult retrieval() {
+        return retrieval;
+    }
+
+    public void retrieval(io.sluice.knowledge.chain.RetrievalResult retrieval) {
+        this.retrieval = retrieval;
+    }
+
+    /** The FAQ (F1) answer an F2 answer polished, for the shadow check; null when F2 was not tried. */
+    public Answer fastReference() {
+        return fastReference;
+    }
+
+    public void fastReference(Answer reference) {
+        this.fastReference = reference;
+    }
+
+    /** Whether an F2 answer will be checked against its FAQ answer on the way out (then it is not streamed). */
+    public boolean shadowCheck() {
+        return shadowCheck;
+    }
+
+    public void shadowCheck(boolean shadowCheck) {
+        this.shadowCheck = shadowCheck;
+    }
+
+    /** Why the answer may be outdated (old passages, the static snapshot while the database is down), or null. */
+    public Staleness staleness() {
+        return staleness;
+    }
+
+    public void staleness(Staleness staleness) {
+        this.staleness = staleness;
+    }
+
+    /**
+     * The answer rests on information from {@code basedOn} that may be outdated.
+     *
+     * @param reason {@code age} (a source older than the configured age) or {@code database-unavailable}
+     *               (answered from the local FAQ snapshot / index while the database cannot be reached)
+     */
+    public record Staleness(java.time.Instant basedOn, String reason) {
     }
 }

@@ -25,6 +25,8 @@ import io.sluice.governance.tier.FidelityTier;
  * @param degradationLevel the platform's level when this was answered (L0..L3)
  * @param ticket           a deferred (F0) answer's ticket (its task id)
  * @param statusUrl        where the deferred answer is fetched ({@code GET /api/v1/tasks/{ticket}})
+ * @param freshness        present when the answer may be outdated: the date of the information it rests
+ *                         on and why (the answer text carries the same notice)
  */
 public record ChatResponse(
     String answer,
@@ -41,7 +43,18 @@ public record ChatResponse(
     UUID sessionId,
     String degradationLevel,
     @JsonInclude(JsonInclude.Include.NON_NULL) UUID ticket,
-    @JsonInclude(JsonInclude.Include.NON_NULL) String statusUrl) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) String statusUrl,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Freshness freshness) {
+
+    /**
+     * The answer may be outdated.
+     *
+     * @param basedOn       the date (UTC, ISO) of the oldest information the answer rests on
+     * @param reason        {@code age} or {@code database-unavailable}
+     * @param mayBeOutdated always true (present only then)
+     */
+    public record Freshness(String basedOn, String reason, boolean mayBeOutdated) {
+    }
 
     /** Where an answer came from. */
     public record Source(String kind, String id, String title, Float score) {
@@ -53,6 +66,8 @@ public record ChatResponse(
             ctx.intent() == null ? null : ctx.intent().code(), ctx.priority().name(), ctx.cached(),
             ctx.cacheSimilarity(), ctx.queueWaitMs(), ctx.elapsedMs(), ctx.requestId(), ctx.session().id(),
             ctx.level().name(), answer.ticket() == null ? null : answer.ticket().id(),
-            answer.ticket() == null ? null : answer.ticket().statusUrl());
+            answer.ticket() == null ? null : answer.ticket().statusUrl(),
+            ctx.staleness() == null ? null : new Freshness(FreshnessStep.date(ctx.staleness().basedOn()),
+                ctx.staleness().reason(), true));
     }
 }

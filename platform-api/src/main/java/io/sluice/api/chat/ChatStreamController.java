@@ -107,10 +107,18 @@ public class ChatStreamController {
                     meta.put("ticket", response.ticket());
                     meta.put("statusUrl", response.statusUrl());
                 }
+                if (response.freshness() != null) {
+                    meta.put("freshness", response.freshness());
+                }
                 send(emitter, "meta", meta);
                 send(emitter, "token", Map.of("text", response.answer()));
+            } else if (response.freshness() != null) {    // streamed: the dated notice follows the last token
+                send(emitter, "token", Map.of("text", FreshnessStep.notice(
+                    io.sluice.knowledge.answer.AnswerLanguage.of(request.message()), response.freshness().basedOn())));
             }
-            send(emitter, "done", Map.of("latencyMs", response.latencyMs(), "tier", response.tier()));
+            send(emitter, "done", response.freshness() == null
+                ? Map.of("latencyMs", response.latencyMs(), "tier", response.tier())
+                : Map.of("latencyMs", response.latencyMs(), "tier", response.tier(), "freshness", response.freshness()));
             finished.set(true);
             emitter.complete();
         } catch (RateLimitedException e) {
@@ -171,6 +179,19 @@ public class ChatStreamController {
         @Override
         public boolean begun() {
             return begun;
+        }
+
+        @Override
+        public boolean offer(ChatContext ctx, int position, long etaMs, long decideWithinMs) {
+            Map<String, Object> offer = new LinkedHashMap<>();
+            offer.put("requestId", ctx.requestId());
+            offer.put("position", position);
+            offer.put("etaMs", etaMs);
+            offer.put("choices", java.util.List.of("fast", "keep", "defer"));
+            offer.put("choiceUrl", "/api/v1/chat/" + ctx.requestId() + "/offer");
+            offer.put("decideWithinMs", decideWithinMs);
+            send(emitter, "offer", offer);
+            return true;
         }
     }
 

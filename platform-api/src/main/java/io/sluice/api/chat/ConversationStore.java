@@ -5,7 +5,6 @@ import java.util.UUID;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
-import org.springframework.transaction.annotation.Transactional;
 
 import tools.jackson.databind.ObjectMapper;
 
@@ -41,29 +40,35 @@ public class ConversationStore {
             .update();
     }
 
-    /** Stores the user's message and the answer together, or neither. */
-    @Transactional
+    /**
+     * Stores the user's message and the answer together, or neither: one statement (the session row and
+     * both messages), so one round trip and no transaction to open and commit on every answer.
+     */
     public void recordExchange(ChatContext ctx, String maskedMessage, String maskedAnswer, long latencyMs) {
         UUID sessionId = ctx.session().id();
         Answer answer = ctx.answer();
         String intent = ctx.intent() == null ? null : ctx.intent().code();
         String priority = ctx.priority().name();
         jdbc.sql("""
-                INSERT INTO conversation (id, user_id, client_id) VALUES (?, ?, ?)
-                ON CONFLICT (id) DO UPDATE SET updated_at = now()""")
-            .params(sessionId, ctx.request().userId(), ctx.client().id())
-            .update();
-        jdbc.sql("""
-                INSERT INTO conversation_message (conversation_id, request_id, role, content, intent, priority)
-                VALUES (?, ?, 'USER', ?, ?, ?)""")
-            .params(sessionId, ctx.requestId(), maskedMessage, intent, priority)
-            .update();
-        jdbc.sql("""
+                WITH conv AS (
+                    INSERT INTO conversation (id, user_id, client_id) VALUES (?, ?, ?)
+                    ON CONFLICT (id) DO UPDATE SET updated_at = now()
+                    RETURNING id)
                 INSERT INTO conversation_message
                   (conversation_id, request_id, role, content, tier, intent, priority, latency_ms, cached, sources)
-                VALUES (?, ?, 'ASSISTANT', ?, ?, ?, ?, ?, ?, CAST(? AS jsonb))""")
-            .params(sessionId, ctx.requestId(), maskedAnswer, answer.tier().name(), intent, priority, (int) latencyMs,
-                ctx.cached(), json.writeValueAsString(answer.sources()))
+                SELECT conv.id, m.request_id, m.role, m.content, m.tier, m.intent, m.priority, m.latency_ms, m.cached,
+                       m.sources
+                FROM conv CROSS JOIN (VALUES
+                    (1, CAST(? AS uuid), 'USER', CAST(? AS text), CAST(NULL AS varchar), CAST(? AS varchar),
+                     CAST(? AS varchar), CAST(NULL AS integer), false, CAST('[]' AS jsonb)),
+                    (2, CAST(? AS uuid), 'ASSISTANT', CAST(? AS text), CAST(? AS varchar), CAST(? AS varchar),
+                     CAST(? AS varchar), CAST(? AS integer), CAST(? AS boolean), CAST(? AS jsonb))
+                  ) AS m (ord, request_id, role, content, tier, intent, priority, latency_ms, cached, sources)
+                ORDER BY m.ord""")
+            .params(sessionId, ctx.request().userId(), ctx.client().id(),
+                ctx.requestId(), maskedMessage, intent, priority,
+                ctx.requestId(), maskedAnswer, answer.tier().name(), intent, priority, (int) latencyMs, ctx.cached(),
+                json.writeValueAsString(answer.sources()))
             .update();
     }
 }

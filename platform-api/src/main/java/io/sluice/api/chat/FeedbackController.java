@@ -17,8 +17,8 @@ import org.springframework.web.server.ResponseStatusException;
 /**
  * {@code POST /api/v1/chat/{requestId}/feedback}: stores {@code helpful}; {@code moreDetail} re-asks
  * the question (as stored, masked) in the same session through the whole pipeline, so it is answered
- * at the highest tier the platform allows right now, or, when the LLM cannot be had now, with a
- * deferred (F0) ticket. Only the client that asked may give feedback (else 404).
+ * never from the semantic cache, at F4 when the level allows it now, else with a deferred (F0) ticket for
+ * the full answer ({@link MoreDetailStep}). Only the client that asked may give feedback (else 404).
  */
 @RestController
 public class FeedbackController {
@@ -44,7 +44,7 @@ public class FeedbackController {
         if (!feedback.wantsMoreDetail()) {
             return ResponseEntity.noContent().build();
         }
-        return ResponseEntity.ok(chat.chat(client,
+        return ResponseEntity.ok(chat.moreDetail(client,
             new ChatRequest(exchange.userId(), exchange.sessionId(), exchange.question(), true)));
     }
 }

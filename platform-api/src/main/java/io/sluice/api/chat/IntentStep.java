@@ -12,6 +12,8 @@ import io.sluice.api.intent.RuleIntentClassifier;
 /**
  * Intent: the {@link OnlineIntent} decision (the operator's trained model with the precise rules as
  * overrides; without a model the rules, then the enhancers). The intent fixes the priority class.
+ * It is classified when a later step first needs it (admission, the answer, the record): an exact cache
+ * hit answers with the intent its entry was stored with, so it never pays for the model or the kNN.
  */
 public final class IntentStep implements ChatStep {
 
@@ -37,7 +39,7 @@ public final class IntentStep implements ChatStep {
     @Override
     public void apply(ChatContext ctx, Next next) {
         IntentPath path = ctx.stream() != null ? IntentPath.STREAM : IntentPath.CHAT;
-        ctx.intent(intent.classify(ctx.message(), path));
+        ctx.intentOnDemand(() -> intent.classify(ctx.message(), path));
         next.proceed(ctx);
     }
 }

@@ -3,8 +3,11 @@ package io.sluice.api.chat;
 import java.util.List;
 
 import io.sluice.api.masking.PiiMasker;
+import io.sluice.api.memory.FactExtractor;
+import io.sluice.api.session.SessionFact;
 import io.sluice.api.session.SessionStore;
 import io.sluice.api.session.Turn;
+import io.sluice.governance.tier.FidelityTier;
 import io.sluice.web.text.SafeText;
 
 import org.slf4j.Logger;
@@ -25,11 +28,17 @@ public final class RecordStep implements ChatStep {
     private final ConversationStore conversations;
     private final SessionStore sessions;
     private final PiiMasker masker;
+    private final FactExtractor facts;
 
     public RecordStep(ConversationStore conversations, SessionStore sessions, PiiMasker masker) {
+        this(conversations, sessions, masker, new FactExtractor());
+    }
+
+    public RecordStep(ConversationStore conversations, SessionStore sessions, PiiMasker masker, FactExtractor facts) {
         this.conversations = conversations;
         this.sessions = sessions;
         this.masker = masker;
+        this.facts = facts;
     }
 
     @Override
@@ -42,16 +51,24 @@ public final class RecordStep implements ChatStep {
         String question = masker.mask(ctx.message());
         String reply = masker.mask(answer.text());
         long latencyMs = ctx.elapsedMs();
+        long now = System.currentTimeMillis();
+        // the session's memory beyond its last turns: key facts of this exchange, by rules, from the masked texts
+        List<SessionFact> learned = facts.extract(question, answer.tier() == FidelityTier.F0 ? null : reply,
+            ctx.intent() == null ? null : ctx.intent().code(), ctx.session().facts(), now);
+        boolean recorded = false;
         try {
             conversations.recordExchange(ctx, question, reply, latencyMs);
+            recorded = true;
         } catch (DataAccessException | TransactionException e) {
             // the customer has an answer already: a database outage loses this record, not the answer
             // (found by the load harness's postgres-restart scenario: it was a 500)
             log.warn("chat {}: exchange not recorded, database unavailable: {}", ctx.requestId(), e.getMessage());
         }
-        long now = System.currentTimeMillis();
+        if (recorded) {
+            sessions.recordFacts(ctx.session().id(), learned);
+        }
         sessions.append(ctx.session().id(), ctx.client().id(), ctx.request().userId(),
-            List.of(new Turn("USER", question, now), new Turn("ASSISTANT", reply, now)));
+            List.of(new Turn("USER", question, now), new Turn("ASSISTANT", reply, now)), learned);
         if (log.isInfoEnabled()) {
             log.info("chat {} client={} session={} intent={} priority={} level={} tier={} cached={} waitMs={} ms={}{} msg=\"{}\"",
                 ctx.requestId(), ctx.client().id(), ctx.session().id(), ctx.intent() == null ? "-" : ctx.intent().code(),

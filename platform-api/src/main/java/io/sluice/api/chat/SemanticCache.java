@@ -15,6 +15,13 @@ public interface SemanticCache {
     /** Offers a fresh answer; the cache decides whether it may be kept (tier, single intent, …). */
     void offer(ChatContext ctx);
 
-    record Hit(Answer answer, double similarity) {
+    /**
+     * @param intent the intent the entry's question was classified with when it was stored (an exact hit
+     *               reports it instead of classifying again), or null: the request is classified as usual
+     */
+    record Hit(Answer answer, double similarity, io.sluice.api.intent.IntentResult intent) {
+        public Hit(Answer answer, double similarity) {
+            this(answer, similarity, null);
+        }
     }
 }

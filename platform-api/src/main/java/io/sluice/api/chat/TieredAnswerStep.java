@@ -18,9 +18,11 @@ import io.sluice.governance.gateway.Lane;
 import io.sluice.governance.gateway.LlmGateway;
 import io.sluice.governance.gateway.LlmMessage;
 import io.sluice.governance.gateway.LlmOutcome;
+import io.sluice.governance.gateway.LlmParameters;
 import io.sluice.governance.gateway.LlmRequest;
 import io.sluice.governance.gateway.LlmStream;
 import io.sluice.governance.gateway.LlmStreamListener;
+import io.sluice.governance.gateway.RequestType;
 import io.sluice.governance.tier.FidelityTier;
 import io.sluice.knowledge.answer.AnswerLanguage;
 import io.sluice.knowledge.chain.Passage;
@@ -51,13 +53,12 @@ public final class TieredAnswerStep implements ChatStep {
 
     private static final Logger log = LoggerFactory.getLogger(TieredAnswerStep.class);
 
-    static final String FULL_SYSTEM_PROMPT = """
-        You are a customer-service assistant. Answer the customer's last message from the reference passages
-        below; cite them as [1], [2] where you use them. Be accurate and complete but concise, and reply in the
-        customer's language. Never invent policies, amounts or dates the passages do not state; if they do not
-        cover the question, say so and suggest contacting a human agent.
-        Reference passages:
-        %s""";
+    // the one grounded prompt, shared with the deferred (F0) answers of the batch drain
+    static final String FULL_SYSTEM_PROMPT = io.sluice.knowledge.answer.GroundedPrompt.FULL_SYSTEM_PROMPT;
+
+    /** Added to the F4 prompt of a "more detail" re-ask. */
+    static final String MORE_DETAIL = "The customer found an earlier answer too brief and asked for more detail: "
+        + "answer fully, with the conditions, steps and exceptions the passages give.";
 
     static final String LEAN_SYSTEM_PROMPT = """
         Customer-service assistant. Answer briefly, in the customer's language, only from these passages; if they
@@ -96,8 +97,34 @@ public final class TieredAnswerStep implements ChatStep {
 
     @Override
     public void apply(ChatContext ctx, Next next) {
-        ctx.answer(answer(ctx));
+        ctx.answer(withMemory(ctx, answer(ctx)));
         next.proceed(ctx);
+    }
+
+    static final String MEMORY_PROMPT = "\nKnown from earlier in this conversation (use it where it matters, e.g. what was"
+        + " promised; never contradict it):\n%s";
+
+    static final String MEMORY_NOTE = "\n\n此前在本次会话中记录 (noted earlier in this conversation): %s";
+
+    /** The session facts that match this message ({@link MemoryStep}), as a block of the system prompt. */
+    static String memory(ChatContext ctx) {
+        if (ctx.recalledFacts().isEmpty()) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder();
+        for (io.sluice.api.session.SessionFact fact : ctx.recalledFacts()) {
+            sb.append("- ").append(fact.kind()).append(": ").append(fact.text()).append('\n');
+        }
+        return MEMORY_PROMPT.formatted(sb.toString().strip());
+    }
+
+    /** F1 has no LLM to weave the facts in: the matching ones are named after the FAQ answer. */
+    static Answer withMemory(ChatContext ctx, Answer answer) {
+        if (answer.tier() != FidelityTier.F1 || ctx.recalledFacts().isEmpty()) {
+            return answer;
+        }
+        String facts = String.join("；", ctx.recalledFacts().stream().map(io.sluice.api.session.SessionFact::text).toList());
+        return new Answer(answer.text() + MEMORY_NOTE.formatted(facts), answer.tier(), answer.sources(), answer.ticket());
     }
 
     private Answer answer(ChatContext ctx) {
@@ -107,7 +134,7 @@ public final class TieredAnswerStep implements ChatStep {
                 return ticket.get();
             }
         }
-        Optional<LlmGateway> gateway = llm.usable();
+        Optional<LlmGateway> gateway = llm.usable(ctx);   // bound to the end user's LLM-call limit
         if (!ctx.llmAllowed() || gateway.isEmpty()) {
             return faq.answer(ctx.message(), null);
         }
@@ -126,6 +153,7 @@ public final class TieredAnswerStep implements ChatStep {
             if (tier == FidelityTier.F4 || tier == FidelityTier.F3) {
                 if (retrieved == null) {
                     retrieved = retriever.retrieve(ctx.message(), knobs == null ? 5 : knobs.topK());
+                    ctx.retrieval(retrieved);
                 }
                 List<Passage> documents = documents(retrieved);
                 FidelityTier documentTier = documentTier(tier, retrieved);
@@ -144,6 +172,7 @@ public final class TieredAnswerStep implements ChatStep {
                 if (faqAnswer.sources().isEmpty()) {          // nothing relevant anywhere: the honest no-answer
                     break;
                 }
+                ctx.fastReference(faqAnswer);                 // what the shadow check compares the polish with
                 attempt = fast(ctx, faqAnswer, knobs, left);
             }
             Optional<Answer> answered = run(ctx, gateway.get(), attempt);
@@ -198,10 +227,10 @@ public final class TieredAnswerStep implements ChatStep {
         List<Passage> used = passages.subList(0, k);
         List<LlmMessage> messages = new ArrayList<>();
         messages.add(LlmMessage.system(FULL_SYSTEM_PROMPT.formatted(numbered(used, properties.fullPassageChars()))
-            + language(ctx)));
+            + (ctx.moreDetail() ? "\n" + MORE_DETAIL : "") + language(ctx) + memory(ctx)));
         addHistory(ctx, messages, properties.historyTurns());
         messages.add(LlmMessage.user(ctx.message()));
-        return new Attempt(FidelityTier.F4, request(knobs == null ? null : knobs.modelRoute(), messages,
+        return new Attempt(FidelityTier.F4, request(knobs, knobs == null ? null : knobs.modelRoute(), messages,
             knobs == null ? 1024 : knobs.maxTokens(), budget), sources(used));
     }
 
@@ -213,24 +242,24 @@ public final class TieredAnswerStep implements ChatStep {
         List<Passage> used = passages.subList(0, k);
         List<LlmMessage> messages = new ArrayList<>();
         messages.add(LlmMessage.system(LEAN_SYSTEM_PROMPT.formatted(numbered(used, properties.leanPassageChars()))
-            + language(ctx)));
+            + language(ctx) + memory(ctx)));
         addHistory(ctx, messages, properties.historyTurns() / 3);
         messages.add(LlmMessage.user(ctx.message()));
         int maxTokens = knobs == null ? properties.leanMaxTokens() : Math.min(properties.leanMaxTokens(), knobs.maxTokens());
-        return new Attempt(FidelityTier.F3, request(knobs == null ? null : knobs.modelRoute(), messages, maxTokens, budget),
+        return new Attempt(FidelityTier.F3, request(knobs, knobs == null ? null : knobs.modelRoute(), messages, maxTokens, budget),
             sources(used));
     }
 
     private Attempt fast(ChatContext ctx, Answer faqAnswer, LevelKnobs knobs, Duration budget) {
         List<LlmMessage> messages = new ArrayList<>();
-        messages.add(LlmMessage.system(FAST_SYSTEM_PROMPT.formatted(faqAnswer.text()) + language(ctx)));
+        messages.add(LlmMessage.system(FAST_SYSTEM_PROMPT.formatted(faqAnswer.text()) + language(ctx) + memory(ctx)));
         addHistory(ctx, messages, properties.historyTurns());
         messages.add(LlmMessage.user(ctx.message()));
         int maxTokens = knobs == null ? properties.fastMaxTokens() : Math.min(properties.fastMaxTokens(), knobs.maxTokens());
         // blank fast-route = the level's model route (light at L2), not the lane default (primary)
         String route = properties.fastRoute() != null && !properties.fastRoute().isBlank() ? properties.fastRoute()
             : knobs == null ? null : knobs.modelRoute();
-        return new Attempt(FidelityTier.F2, request(route, messages, maxTokens, budget), faqAnswer.sources());
+        return new Attempt(FidelityTier.F2, request(knobs, route, messages, maxTokens, budget), faqAnswer.sources());
     }
 
     /** Which language to answer in, said explicitly (the question's script decides). */
@@ -238,8 +267,11 @@ public final class TieredAnswerStep implements ChatStep {
         return "\n" + AnswerLanguage.of(ctx.message()).instruction();
     }
 
-    private static LlmRequest request(String route, List<LlmMessage> messages, int maxTokens, Duration budget) {
-        return new LlmRequest(Lane.INTERACTIVE, route, messages, maxTokens, budget);
+    /** One interactive call with the level's temperature / top_p (the one level→knobs map decides them). */
+    private static LlmRequest request(LevelKnobs knobs, String route, List<LlmMessage> messages, int maxTokens,
+            Duration budget) {
+        LlmParameters sampling = knobs == null ? LlmParameters.NONE : knobs.parameters(Lane.INTERACTIVE, LlmParameters.NONE);
+        return new LlmRequest(Lane.INTERACTIVE, route, messages, maxTokens, budget, null, sampling, RequestType.CHAT_ANSWER);
     }
 
     private static void addHistory(ChatContext ctx, List<LlmMessage> messages, int turns) {
@@ -251,20 +283,7 @@ public final class TieredAnswerStep implements ChatStep {
     }
 
     static String numbered(List<Passage> passages, int maxChars) {
-        StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < passages.size(); i++) {
-            Passage p = passages.get(i);
-            String text = p.answer() != null ? p.text() + "\n" + p.answer() : p.text();
-            if (text.length() > maxChars) {
-                text = text.substring(0, maxChars) + "…";
-            }
-            sb.append('[').append(i + 1).append("] ").append(p.source().title());
-            if (p.source().heading() != null && !p.source().heading().isBlank()) {
-                sb.append(" › ").append(p.source().heading());
-            }
-            sb.append('\n').append(text).append("\n\n");
-        }
-        return sb.toString().strip();
+        return io.sluice.knowledge.answer.GroundedPrompt.numbered(passages, maxChars);
     }
 
     static List<ChatResponse.Source> sources(List<Passage> passages) {
@@ -279,7 +298,9 @@ public final class TieredAnswerStep implements ChatStep {
         long started = System.nanoTime();
         LlmOutcome outcome;
         try {
-            outcome = ctx.stream() == null ? gateway.call(attempt.request()) : stream(ctx, gateway, attempt);
+            // F2 is short and checked against its FAQ answer before it goes out (ShadowCheckStep): never streamed
+            outcome = ctx.stream() == null || attempt.tier() == FidelityTier.F2 && ctx.shadowCheck()
+                ? gateway.call(attempt.request()) : stream(ctx, gateway, attempt);
         } catch (RuntimeException e) {
             if (!(e instanceof CancellationException)) {
                 load.record((System.nanoTime() - started) / 1_000_000, true);

@@ -41,6 +41,18 @@ public class IngressConfiguration {
         return new UserTokenBucket(redisson, properties.user(), limits::current, meters);
     }
 
+    /** How many gateway calls one end user's requests may cause per window (sluice.ingress.rate.llm-calls). */
+    @Bean
+    UserLlmCalls userLlmCalls(RedissonClient redisson, RateLimitProperties properties, MeterRegistry meters) {
+        return new UserLlmCalls(redisson, properties.llmCalls(), properties.user().redisRetryAfter(), meters);
+    }
+
+    /** VIP end users of each client (table end_user_vip), re-read every few seconds. */
+    @Bean
+    EndUserVip endUserVip(org.springframework.jdbc.core.simple.JdbcClient jdbc) {
+        return new EndUserVip(jdbc, java.time.Duration.ofSeconds(5));
+    }
+
     @Bean(destroyMethod = "close")
     GlobalLimiter globalLimiter(RateLimitProperties properties, LoadMonitor load, RedissonClient redisson,
             org.springframework.beans.factory.ObjectProvider<io.sluice.api.admission.PriorityAdmission> admission,
@@ -49,7 +61,8 @@ public class IngressConfiguration {
         // one rate for the cluster, in Redis; a Redis failure falls back to this instance's share for the user
         // buckets' retry interval
         io.sluice.governance.cluster.ClusterGlobalRate cluster = global.cluster() ? new io.sluice.governance.cluster.ClusterGlobalRate(redisson, global.keyPrefix(),
-            new io.sluice.governance.cluster.RedisGuard(properties.user().redisRetryAfter()), global.tick().multipliedBy(3))
+            new io.sluice.governance.cluster.RedisGuard(properties.user().redisRetryAfter()), global.tick().multipliedBy(3),
+            global.lease())
             : null;
         java.util.function.IntSupplier queued = () -> {
             io.sluice.api.admission.PriorityAdmission a = admission.getIfAvailable();

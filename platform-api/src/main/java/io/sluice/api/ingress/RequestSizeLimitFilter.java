@@ -24,6 +24,13 @@ public class RequestSizeLimitFilter extends OncePerRequestFilter {
     /** Operator files that are uploads too: intent taxonomies and labelled evaluation files (issue 13). */
     static final java.util.List<String> INTENT_UPLOAD_PATHS = java.util.List.of("/api/v1/intents/import",
         "/api/v1/intents/evaluations");
+    /**
+     * The FAQ operator files (a bulk import of a few thousand entries is ~1 MB) and the labelled files that
+     * evaluate or calibrate on them: under the 64 KiB API limit they were refused with 413.
+     */
+    static final java.util.List<String> FAQ_UPLOAD_PATHS = java.util.List.of("/api/v1/knowledge/faq/import",
+        "/api/v1/semantics/evaluations/faq-queries", "/api/v1/semantics/relevance/calibrations",
+        "/api/v1/semantics/pairs", "/api/v1/semantics/pairs/evaluations");
 
     private final long maxBytes;
     private final long maxUploadBytes;
@@ -43,7 +50,8 @@ public class RequestSizeLimitFilter extends OncePerRequestFilter {
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
         long limit = request.getRequestURI().startsWith(UPLOAD_PATH)
-            || INTENT_UPLOAD_PATHS.contains(request.getRequestURI()) ? maxUploadBytes : maxBytes;
+            || INTENT_UPLOAD_PATHS.contains(request.getRequestURI())
+            || FAQ_UPLOAD_PATHS.contains(request.getRequestURI()) ? maxUploadBytes : maxBytes;
         long length = request.getContentLengthLong();
         if (length > limit) {
             refuse(request, response, "request body is " + length + " bytes; the limit is " + limit + " bytes");

@@ -19,7 +19,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Per-user token bucket in Redis, one atomic Lua script per request (read, refill, take, write,
  * expire), timed by the Redis server clock so every instance agrees. VIP users get
- * {@code vipMultiplier}× rate and capacity; a new user's bucket starts at {@code initialFraction}.
+ * {@code vipMultiplier}× rate and capacity. A user who was never answered has a small bucket
+ * ({@code newUserCapacity}); it fills to the full capacity only after their first successful answer
+ * ({@link #markAnswered}: topped up to what an established user starts with), so a flood of fresh user ids
+ * buys no bursts.
  *
  * <p>Redis down: fail open to a local bucket per user (same rules, this instance only) for
  * {@code redisRetryAfter}, then try Redis again. Counted in {@code sluice.ingress.bucket.fallback};
@@ -27,20 +30,27 @@ import org.slf4j.LoggerFactory;
  */
 public class UserTokenBucket {
 
-    /** Outcome of one take. */
-    public record Decision(boolean allowed, double tokensLeft, Duration retryAfter, boolean local) {
+    /** Outcome of one take; {@code newUser}: never answered yet, so the bucket is the small new-user one. */
+    public record Decision(boolean allowed, double tokensLeft, Duration retryAfter, boolean local, boolean newUser) {
+
+        public Decision(boolean allowed, double tokensLeft, Duration retryAfter, boolean local) {
+            this(allowed, tokensLeft, retryAfter, local, false);
+        }
     }
 
+    // KEYS: bucket, answered marker (one hash tag: one cluster slot). ARGV: capacity, perMs, initial, newUserCapacity
     static final String SCRIPT = """
         redis.replicate_commands()
         local t = redis.call('TIME')
         local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
         local capacity = tonumber(ARGV[1])
         local perMs = tonumber(ARGV[2])
+        local newUser = redis.call('EXISTS', KEYS[2]) == 0
+        if newUser then capacity = math.min(capacity, tonumber(ARGV[4])) end
         local tokens = tonumber(redis.call('HGET', KEYS[1], 'tokens'))
         local ts = tonumber(redis.call('HGET', KEYS[1], 'ts'))
         if tokens == nil or ts == nil then
-          tokens = tonumber(ARGV[3])
+          tokens = math.min(capacity, tonumber(ARGV[3]))
           ts = now
         end
         if now > ts then
@@ -57,8 +67,8 @@ public class UserTokenBucket {
         end
         redis.call('HSET', KEYS[1], 'tokens', tostring(tokens))
         redis.call('HSET', KEYS[1], 'ts', tostring(ts))
-        redis.call('PEXPIRE', KEYS[1], math.ceil(2 * capacity / perMs))
-        return {allowed, math.floor(tokens * 1000), wait}
+        redis.call('PEXPIRE', KEYS[1], math.ceil(2 * tonumber(ARGV[1]) / perMs))
+        return {allowed, math.floor(tokens * 1000), wait, newUser and 1 or 0}
         """;
 
     private static final Logger log = LoggerFactory.getLogger(UserTokenBucket.class);
@@ -69,6 +79,8 @@ public class UserTokenBucket {
     private final Supplier<UserLimits.Limits> limits;
     private final Counter fallbacks;
     private final Map<String, LocalBucket> local = new ConcurrentHashMap<>();
+    /** Users this instance saw answered (the fallback's memory while Redis is unreachable). */
+    private final Map<String, Boolean> locallyAnswered = new ConcurrentHashMap<>();
     /** nanoTime from which Redis is tried again (nanoTime may be negative: start at "now"). */
     private volatile long redisRetryAt = System.nanoTime();
 
@@ -107,14 +119,17 @@ public class UserTokenBucket {
         double capacity = in.capacity() * factor;
         double perMs = in.refillPerSecond() * factor / 1000.0;
         double initial = capacity * properties.initialFraction();
+        double newUserCapacity = Math.min(capacity, properties.newUserCapacity() * factor);
         if (redisAvailable()) {
             try {
+                String key = keyOf(user);
                 List<Object> result = redisson.getScript(StringCodec.INSTANCE).eval(RScript.Mode.READ_WRITE, SCRIPT,
-                    RScript.ReturnType.MULTI, List.of(properties.keyPrefix() + keyOf(user)),
-                    Double.toString(capacity), Double.toString(perMs), Double.toString(initial));
+                    RScript.ReturnType.MULTI, List.of(bucketKey(key), answeredKey(key)),
+                    Double.toString(capacity), Double.toString(perMs), Double.toString(initial),
+                    Double.toString(newUserCapacity));
                 boolean allowed = ((Number) result.get(0)).longValue() == 1;
                 return new Decision(allowed, ((Number) result.get(1)).longValue() / 1000.0,
-                    Duration.ofMillis(((Number) result.get(2)).longValue()), false);
+                    Duration.ofMillis(((Number) result.get(2)).longValue()), false, ((Number) result.get(3)).longValue() == 1);
             } catch (RuntimeException e) {
                 redisRetryAt = System.nanoTime() + properties.redisRetryAfter().toNanos();
                 log.warn("ingress: Redis unavailable for the per-user buckets, failing open to local buckets for {}: {}",
@@ -125,7 +140,76 @@ public class UserTokenBucket {
         if (local.size() > MAX_LOCAL_BUCKETS) {
             local.clear();
         }
-        return local.computeIfAbsent(user, key -> new LocalBucket(initial)).take(capacity, perMs);
+        boolean newUser = !locallyAnswered.containsKey(user);
+        double cap = newUser ? newUserCapacity : capacity;
+        return local.computeIfAbsent(user, key -> new LocalBucket(Math.min(initial, cap))).take(cap, perMs, newUser);
+    }
+
+    /**
+     * Remembers that the user got a successful answer (every answer renews it for {@code answeredTtl}). The
+     * first time, the bucket is topped up by what an established user starts with beyond the new-user
+     * bucket, and from now on it fills to the full capacity. Does not wait for Redis.
+     */
+    public void markAnswered(String user, boolean vip) {
+        if (locallyAnswered.size() > MAX_LOCAL_BUCKETS) {
+            locallyAnswered.clear();
+        }
+        UserLimits.Limits in = limits.get();
+        double factor = vip ? in.vipMultiplier() : 1.0;
+        double capacity = in.capacity() * factor;
+        double initial = capacity * properties.initialFraction();
+        double bonus = Math.max(0, initial - Math.min(initial, Math.min(capacity, properties.newUserCapacity() * factor)));
+        boolean first = locallyAnswered.put(user, Boolean.TRUE) == null;
+        LocalBucket localBucket = local.get(user);
+        if (first && localBucket != null) {
+            localBucket.add(bonus, capacity);
+        }
+        if (!redisAvailable()) {
+            return;
+        }
+        String key = keyOf(user);
+        redisson.getScript(StringCodec.INSTANCE).evalAsync(RScript.Mode.READ_WRITE, ANSWERED, RScript.ReturnType.MULTI,
+                List.of(bucketKey(key), answeredKey(key)), Long.toString(properties.answeredTtl().toMillis()),
+                Double.toString(bonus), Double.toString(capacity))
+            .whenComplete((ok, e) -> {
+                if (e != null) {
+                    log.debug("ingress: could not remember an answered user: {}", e.toString());
+                }
+            });
+    }
+
+    // KEYS: bucket, answered marker. ARGV: ttlMs, bonus, capacity. The first answer tops the bucket up by `bonus`.
+    static final String ANSWERED = """
+        local fresh = redis.call('SET', KEYS[2], '1', 'PX', ARGV[1], 'NX')
+        if not fresh then
+          redis.call('PEXPIRE', KEYS[2], ARGV[1])
+          return {0}
+        end
+        local tokens = tonumber(redis.call('HGET', KEYS[1], 'tokens'))
+        if tokens ~= nil then
+          redis.call('HSET', KEYS[1], 'tokens', tostring(math.min(tonumber(ARGV[3]), tokens + tonumber(ARGV[2]))))
+        end
+        return {1}
+        """;
+
+    /** Whether the user has been answered before (false while Redis is unreachable and this instance has not seen it). */
+    public boolean answeredBefore(String user) {
+        if (locallyAnswered.containsKey(user)) {
+            return true;
+        }
+        try {
+            return redisAvailable() && redisson.getBucket(answeredKey(keyOf(user)), StringCodec.INSTANCE).isExists();
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    private String bucketKey(String hashed) {
+        return properties.keyPrefix() + "{" + hashed + "}";
+    }
+
+    private String answeredKey(String hashed) {
+        return properties.keyPrefix() + "{" + hashed + "}:answered";
     }
 
     /**
@@ -151,15 +235,19 @@ public class UserTokenBucket {
             this.tokens = initial;
         }
 
-        synchronized Decision take(double capacity, double perMs) {
+        synchronized void add(double bonus, double capacity) {
+            tokens = Math.min(capacity, tokens + bonus);
+        }
+
+        synchronized Decision take(double capacity, double perMs, boolean newUser) {
             long now = System.nanoTime();
             tokens = Math.min(capacity, tokens + (now - lastNanos) / 1_000_000.0 * perMs);
             lastNanos = now;
             if (tokens >= 1) {
                 tokens -= 1;
-                return new Decision(true, tokens, Duration.ZERO, true);
+                return new Decision(true, tokens, Duration.ZERO, true, newUser);
             }
-            return new Decision(false, tokens, Duration.ofMillis((long) Math.ceil((1 - tokens) / perMs)), true);
+            return new Decision(false, tokens, Duration.ofMillis((long) Math.ceil((1 - tokens) / perMs)), true, newUser);
         }
     }
 }

@@ -11,6 +11,8 @@ import io.sluice.governance.gateway.DisabledLlmGateway;
 import io.sluice.governance.gateway.LlmGateway;
 import io.sluice.knowledge.embedding.Embedder;
 
+import io.sluice.semantics.intent.IntentTaxonomy;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -43,7 +45,7 @@ public class IntentConfiguration {
         }
         KnnVote vote = new KnnVote(knn.k(), knn.minSimilarity());
         try {
-            return KnnIntentClassifier.build(embedder, examples, vote);
+            return KnnIntentClassifier.build(embedder, examples, vote, knn.vectorCacheDir());
         } catch (RuntimeException e) {
             // e.g. a remote embedding service that is down: start anyway, the rules (and the LLM) decide
             log.error("intent kNN disabled: embedding the {} examples failed", examples.size(), e);
@@ -55,11 +57,22 @@ public class IntentConfiguration {
     @Bean
     @Order(2)
     LlmIntentEnhancer llmIntentEnhancer(ObjectProvider<LlmGateway> gateway, ObjectProvider<DegradationControl> degradation,
-            IntentProperties properties, MeterRegistry meters) {
+            IntentProperties properties, MeterRegistry meters, ObjectProvider<IntentTaxonomy> taxonomy,
+            ObjectProvider<OnlineIntent> online) {
+        // the prompt lists the operator's active taxonomy (read lazily: OnlineIntent is built from the enhancers)
+        TaxonomyCatalog catalog = new TaxonomyCatalog(taxonomy::getIfAvailable, () -> {
+            OnlineIntent o = online.getIfAvailable();
+            return o == null ? null : o.model();
+        }, java.util.concurrent.TimeUnit.SECONDS.toNanos(15), System::nanoTime);
         return new LlmIntentEnhancer(gateway.getIfAvailable(DisabledLlmGateway::new), properties.llm().enabledFor(),
             properties.llm().maxTokens(), () -> {
                 DegradationControl control = degradation.getIfAvailable();
                 return control == null || control.knobs().laneBAdmitted();
-            }, meters);
+            }, meters, () -> {
+                DegradationControl control = degradation.getIfAvailable();
+                return control == null ? io.sluice.governance.gateway.LlmParameters.NONE
+                    : control.knobs().parameters(io.sluice.governance.gateway.Lane.INTENT,
+                        io.sluice.governance.gateway.LlmParameters.NONE);
+            }, catalog);
     }
 }

@@ -18,8 +18,10 @@ import io.sluice.problem.ProblemExceptionHandler;
 import io.sluice.problem.ProblemTypes;
 import io.sluice.semantics.evaluation.EvaluationReport;
 import io.sluice.semantics.evaluation.EvaluationStore;
+import io.sluice.semantics.files.CsvTable;
 import io.sluice.semantics.intent.IntentDefinition;
 import io.sluice.semantics.intent.IntentTaxonomy;
+import io.sluice.semantics.intent.IntentTrainings;
 import io.sluice.semantics.intent.TaxonomyChange;
 import io.sluice.semantics.intent.TaxonomyImport;
 import io.sluice.semantics.intent.TaxonomyImportException;
@@ -146,7 +148,7 @@ public class IntentController {
     private Map<String, Object> importFrom(Reader reader, TaxonomyImport.Format format, HttpServletRequest http)
             throws IOException {
         Map<String, String> existing = new LinkedHashMap<>();
-        taxonomy.all().forEach(i -> existing.put(i.key(), i.priority()));
+        taxonomy.definitions().forEach(i -> existing.put(i.key(), i.priority()));
         TaxonomyChange change = TaxonomyImport.read(reader, format, existing, actor(http));
         TaxonomyChange.Applied applied = taxonomy.apply(change, actor(http));
         Map<String, Object> out = new LinkedHashMap<>();
@@ -164,8 +166,10 @@ public class IntentController {
         var started = models.start(new IntentModelService.Request(b.activate() == null || b.activate(),
             Boolean.TRUE.equals(b.force()), b.note()), actor(http));
         if (started.isEmpty()) {
+            String where = models.currentTraining().filter(t -> "running".equals(t.status()))
+                .map(t -> " (training " + t.id() + ", " + t.phase() + ", started " + t.startedAt() + ")").orElse("");
             return problem(HttpStatus.CONFLICT, TRAINING_RUNNING, "Training running",
-                "an intent model is being trained on this instance; wait for it to finish");
+                "an intent model is being trained in the cluster" + where + "; wait for it to finish");
         }
         AuditTrail.note(http, "intent.model.train", "intent model", null, "training " + started.get().id());
         URI status = URI.create("/api/v1/intents/models/trainings/" + started.get().id());
@@ -173,8 +177,17 @@ public class IntentController {
     }
 
     @GetMapping("/models/trainings/{id}")
-    IntentModelService.Training training(@PathVariable UUID id) {
-        return models.training(id).orElseThrow(() -> new NotFound("no such training on this instance"));
+    IntentTrainings.Training training(@PathVariable UUID id) {
+        return models.training(id).orElseThrow(() -> new NotFound("no such training"));
+    }
+
+    /** The running training anywhere in the cluster (or the newest) and the recent ones. */
+    @GetMapping("/models/trainings")
+    Map<String, Object> trainings(@RequestParam(defaultValue = "10") int limit) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("current", models.currentTraining().orElse(null));
+        out.put("recent", models.recentTrainings(limit));
+        return out;
     }
 
     @GetMapping("/models")
@@ -298,41 +311,38 @@ public class IntentController {
     /** Labelled rows of an evaluation file, by column / field name. */
     static final class LabelledRows {
         static List<Map<String, String>> read(String text, TaxonomyImport.Format format, ObjectMapper json) {
+            if (format == TaxonomyImport.Format.CSV) {
+                CsvTable.Table table;
+                try {
+                    table = CsvTable.read(text, true, TaxonomyImport.MAX_LINES);
+                } catch (CsvTable.CsvException e) {
+                    throw new TaxonomyImportException(e.line(), e.getMessage());
+                }
+                if (!table.header().isEmpty() && !table.header().contains("text") && !table.header().contains("message")) {
+                    throw new TaxonomyImportException(1, "the header has no text column");
+                }
+                return table.rows().stream().map(CsvTable.Row::fields).toList();
+            }
             List<Map<String, String>> rows = new ArrayList<>();
             String[] lines = text.split("\r?\n");
-            List<String> header = null;
             for (int i = 0; i < lines.length; i++) {
                 String line = i == 0 && lines[i].startsWith("\uFEFF") ? lines[i].substring(1) : lines[i];
                 if (line.isBlank()) {
                     continue;
                 }
                 Map<String, String> row = new LinkedHashMap<>();
-                if (format == TaxonomyImport.Format.JSONL) {
-                    JsonNode node;
-                    try {
-                        node = json.readTree(line);
-                    } catch (RuntimeException e) {
-                        throw new TaxonomyImportException(i + 1, "not a JSON object");
-                    }
-                    if (node == null || !node.isObject()) {
-                        throw new TaxonomyImportException(i + 1, "not a JSON object");
-                    }
-                    for (var field : node.properties()) {
-                        if (field.getValue().isValueNode() && !field.getValue().isNull()) {
-                            row.put(field.getKey(), field.getValue().asString());
-                        }
-                    }
-                } else {
-                    List<String> cells = TaxonomyImport.splitCsv(line, i + 1);
-                    if (header == null) {
-                        header = cells.stream().map(c -> c.strip().toLowerCase(java.util.Locale.ROOT)).toList();
-                        if (!header.contains("text") && !header.contains("message")) {
-                            throw new TaxonomyImportException(i + 1, "the header has no text column");
-                        }
-                        continue;
-                    }
-                    for (int c = 0; c < header.size() && c < cells.size(); c++) {
-                        row.put(header.get(c), cells.get(c));
+                JsonNode node;
+                try {
+                    node = json.readTree(line);
+                } catch (RuntimeException e) {
+                    throw new TaxonomyImportException(i + 1, "not a JSON object");
+                }
+                if (node == null || !node.isObject()) {
+                    throw new TaxonomyImportException(i + 1, "not a JSON object");
+                }
+                for (var field : node.properties()) {
+                    if (field.getValue().isValueNode() && !field.getValue().isNull()) {
+                        row.put(field.getKey(), field.getValue().asString());
                     }
                 }
                 rows.add(row);

@@ -50,7 +50,7 @@ public final class IntentEvaluator implements Evaluator {
     @Override
     public EvaluationReport evaluate(List<Map<String, String>> items) {
         Map<String, String> classes = new LinkedHashMap<>();
-        for (IntentDefinition intent : taxonomy.all()) {
+        for (IntentDefinition intent : taxonomy.definitions()) {
             classes.put(intent.key(), intent.priority());
         }
         List<String[]> labelled = new ArrayList<>();

@@ -7,6 +7,7 @@ import io.sluice.knowledge.embedding.Embedder;
 import io.sluice.semantics.intent.IntentModel;
 import io.sluice.semantics.intent.IntentModelCodec;
 import io.sluice.semantics.intent.IntentTaxonomy;
+import io.sluice.semantics.intent.IntentTrainings;
 import io.sluice.semantics.model.ActiveModel;
 import io.sluice.semantics.model.SemanticModels;
 
@@ -59,9 +60,21 @@ public class IntentModelConfiguration {
 
     @Bean(destroyMethod = "close")
     IntentModelService intentModelService(IntentTaxonomy taxonomy, SemanticModels models, TrainedIntents trained,
-            OnlineIntent online, IntentModelProperties properties, ObjectProvider<ObjectMapper> json, MeterRegistry meters) {
+            OnlineIntent online, IntentModelProperties properties, ObjectProvider<ObjectMapper> json, MeterRegistry meters,
+            JdbcTemplate jdbc) {
         return new IntentModelService(taxonomy, models, trained, online, properties, json.getIfAvailable(ObjectMapper::new),
-            meters);
+            meters, new IntentTrainings(jdbc, IntentModelService.STALE_AFTER), instanceName());
+    }
+
+    /** Names this instance in the cluster-wide training state (host and process). */
+    static String instanceName() {
+        String host;
+        try {
+            host = java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.io.IOException e) {
+            host = "unknown-host";
+        }
+        return host + ":" + ProcessHandle.current().pid() + ":" + java.util.UUID.randomUUID().toString().substring(0, 6);
     }
 
     @Bean

@@ -1,16 +1,18 @@
 package io.sluice.api.intent;
 
-import java.time.Instant;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -19,6 +21,8 @@ import io.sluice.semantics.intent.IntentModelCodec;
 import io.sluice.semantics.intent.IntentScores;
 import io.sluice.semantics.intent.IntentTaxonomy;
 import io.sluice.semantics.intent.IntentTrainer;
+import io.sluice.semantics.intent.IntentTrainings;
+import io.sluice.semantics.intent.IntentTrainings.Training;
 import io.sluice.semantics.intent.LabelledText;
 import io.sluice.semantics.model.Activation.Action;
 import io.sluice.semantics.model.SemanticModels;
@@ -31,19 +35,15 @@ import tools.jackson.databind.ObjectMapper;
 
 /**
  * Trains, evaluates, stores, activates and rolls back intent models. Training runs on one background
- * thread (embedding thousands of examples takes seconds), one at a time per instance; its progress is
- * a {@link Training} the API reports. A trained version is evaluated on its held-out split through the
+ * thread (embedding thousands of examples takes seconds), one at a time in the whole cluster; its state,
+ * phase and result are a {@link Training} row in PostgreSQL ({@link IntentTrainings}) that the API and
+ * console of every instance read. A trained version is evaluated on its held-out split through the
  * online decision, and so is what answers now (the active model, or the rules when none); it is
  * activated only when not worse there, or when forced.
  */
 public class IntentModelService implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(IntentModelService.class);
-
-    /** A training run as the API shows it. */
-    public record Training(UUID id, String status, String actor, Instant startedAt, Instant finishedAt, Long version,
-            Boolean activated, String decision, String error) {
-    }
 
     /** What to do with a trained version. */
     public record Request(boolean activate, boolean force, String note) {
@@ -62,11 +62,23 @@ public class IntentModelService implements AutoCloseable {
         t.setDaemon(true);
         return t;
     });
-    private final AtomicBoolean busy = new AtomicBoolean();
-    private final Map<UUID, Training> trainings = new ConcurrentHashMap<>();
+    private final ScheduledExecutorService heartbeats = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "sluice-intent-training-heartbeat");
+        t.setDaemon(true);
+        return t;
+    });
+    private final IntentTrainings trainings;
+    private final String instance;
 
+    /**
+     * @param trainings the cluster-wide training state
+     * @param instance  names this instance in it
+     */
     public IntentModelService(IntentTaxonomy taxonomy, SemanticModels models, TrainedIntents trained, OnlineIntent online,
-            IntentModelProperties properties, ObjectMapper json, MeterRegistry meters) {
+            IntentModelProperties properties, ObjectMapper json, MeterRegistry meters, IntentTrainings trainings,
+            String instance) {
+        this.trainings = trainings;
+        this.instance = instance;
         this.taxonomy = taxonomy;
         this.models = models;
         this.trained = trained;
@@ -76,45 +88,82 @@ public class IntentModelService implements AutoCloseable {
         this.meters = meters;
     }
 
-    /** Starts a training run; empty when one is already running on this instance. */
+    /**
+     * Starts a training run on this instance; empty when one runs anywhere in the cluster (its state is
+     * in PostgreSQL, so every instance's API and console show it).
+     */
     public Optional<Training> start(Request request, String actor) {
-        if (!busy.compareAndSet(false, true)) {
+        Optional<Training> claimed = trainings.start(actor, instance);
+        if (claimed.isEmpty()) {
             return Optional.empty();
         }
-        UUID id = UUID.randomUUID();
-        Training queued = new Training(id, "running", actor, Instant.now(), null, null, null, null, null);
-        trainings.put(id, queued);
-        worker.execute(() -> {
+        UUID id = claimed.get().id();
+        ScheduledFuture<?> beat = heartbeats.scheduleAtFixedRate(() -> {
             try {
-                trainings.put(id, run(queued, request, actor));
+                trainings.heartbeat(id);
             } catch (RuntimeException e) {
-                log.warn("intent training {} failed: {}", id, e.toString());
-                meters.counter("sluice.semantics.intent.trainings", "outcome", "failed").increment();
-                trainings.put(id, new Training(id, "failed", actor, queued.startedAt(), Instant.now(), null, null, null,
-                    e instanceof IllegalArgumentException ? e.getMessage() : "training failed"));
-            } finally {
-                busy.set(false);
+                log.debug("intent training {} heartbeat: {}", id, e.toString());
             }
-        });
-        return Optional.of(queued);
+        }, HEARTBEAT.toMillis(), HEARTBEAT.toMillis(), TimeUnit.MILLISECONDS);
+        try {
+            worker.execute(() -> {
+                try {
+                    Result r = run(request, actor, phase -> trainings.phase(id, phase));
+                    trainings.done(id, r.version(), r.activated(), r.decision(), r.examples());
+                } catch (RuntimeException e) {
+                    log.warn("intent training {} failed: {}", id, e.toString());
+                    meters.counter("sluice.semantics.intent.trainings", "outcome", "failed").increment();
+                    trainings.failed(id, e instanceof IllegalArgumentException ? e.getMessage() : "training failed");
+                } finally {
+                    beat.cancel(false);
+                }
+            });
+        } catch (RuntimeException rejected) {
+            beat.cancel(false);
+            trainings.failed(id, "this instance is shutting down");
+            throw rejected;
+        }
+        return claimed;
     }
 
+    /** How often the training instance proves it is alive (a run silent for 6 beats counts as abandoned). */
+    static final Duration HEARTBEAT = Duration.ofSeconds(10);
+    static final Duration STALE_AFTER = HEARTBEAT.multipliedBy(6);
+
+    /** A training by id, from any instance. */
     public Optional<Training> training(UUID id) {
-        return Optional.ofNullable(trainings.get(id));
+        return trainings.find(id);
     }
 
-    /** Trains now, on the calling thread (the batch job and the benchmark use it). */
-    public Training run(Training started, Request request, String actor) {
+    /** The running training anywhere, else the newest one. */
+    public Optional<Training> currentTraining() {
+        return trainings.current();
+    }
+
+    public List<Training> recentTrainings(int limit) {
+        return trainings.recent(limit);
+    }
+
+    /** What a training produced. */
+    public record Result(long version, boolean activated, String decision, int examples) {
+    }
+
+    /** Trains now, on the calling thread (the batch job and tests use it); {@code phase} hears each step. */
+    public Result run(Request request, String actor, Consumer<String> phase) {
         long t0 = System.nanoTime();
+        phase.accept("reading the taxonomy");
         IntentTrainer.Trained result = new IntentTrainer(texts -> trained.features().ofAll(texts))
             .train(taxonomy.all(), trained.features().embedderId(),
-                new IntentTrainer.Settings(properties.heldOutFraction(), properties.minConfidence(), properties.sFloor()));
+                new IntentTrainer.Settings(properties.heldOutFraction(), properties.minConfidence(), properties.sFloor()),
+                phase);
+        phase.accept("evaluating on the held-out split");
         IntentModel candidate = result.model();
-        IntentScores.Summary mine = evaluate(candidate, candidate.heldOut());
+        IntentScores.Summary mine = evaluate(candidate, candidate.heldOut(), result::featuresOf);
         IntentModel active = trained.model();
-        IntentScores.Summary theirs = evaluate(active, candidate.heldOut());
+        IntentScores.Summary theirs = evaluate(active, candidate.heldOut(), result::featuresOf);
         boolean notWorse = mine.notWorseThan(theirs, properties.notWorseTolerance());
         Map<String, Object> evaluation = evaluation(mine, theirs, active == null ? 0 : trained.version(), result);
+        phase.accept("storing");
         StoredModel stored = models.save(TrainedIntents.KIND, codec.encode(candidate), json.writeValueAsString(evaluation),
             request.note(), actor);
         String decision = notWorse ? "not worse than the model answering now on the held-out split"
@@ -124,13 +173,12 @@ public class IntentModelService implements AutoCloseable {
             models.activate(TrainedIntents.KIND, stored.version(), notWorse ? Action.ACTIVATE : Action.FORCE, actor,
                 decision);
         }
-        Timer.builder("sluice.semantics.intent.training").register(meters).record(java.time.Duration.ofNanos(System.nanoTime() - t0));
+        Timer.builder("sluice.semantics.intent.training").register(meters).record(Duration.ofNanos(System.nanoTime() - t0));
         meters.counter("sluice.semantics.intent.trainings", "outcome", activate ? "activated" : "stored").increment();
         log.info("intent model v{} trained on {} examples in {} ms (C={}): priority accuracy {} (now {}), S->B {} (now {}); {}",
             stored.version(), result.trainingExamples(), result.trainingMillis(), result.c(), mine.priorityAccuracy(),
             theirs.priorityAccuracy(), mine.sToB(), theirs.sToB(), activate ? "activated" : "not activated");
-        return new Training(started.id(), "done", actor, started.startedAt(), Instant.now(), stored.version(), activate,
-            decision, null);
+        return new Result(stored.version(), activate, decision, result.trainingExamples() + result.heldOut().size());
     }
 
     /**
@@ -175,8 +223,14 @@ public class IntentModelService implements AutoCloseable {
 
     /** The decisions of the online path with {@code model} (null = no model) on labelled texts. */
     IntentScores.Summary evaluate(IntentModel model, List<LabelledText> items) {
+        return evaluate(model, items, text -> null);
+    }
+
+    /** @param known features already computed for a text (or null: embedded now) */
+    IntentScores.Summary evaluate(IntentModel model, List<LabelledText> items,
+            java.util.function.Function<String, float[]> known) {
         Map<String, String> classes = new LinkedHashMap<>();
-        taxonomy.all().forEach(i -> classes.put(i.key(), i.priority()));
+        taxonomy.definitions().forEach(i -> classes.put(i.key(), i.priority()));
         if (model != null) {
             for (int c = 0; c < model.keys().size(); c++) {
                 classes.putIfAbsent(model.keys().get(c), model.priorities().get(c));
@@ -188,7 +242,7 @@ public class IntentModelService implements AutoCloseable {
             if (expected == null) {
                 continue;   // an intent deleted since: not comparable
             }
-            IntentResult result = online.classify(item.text(), IntentPath.CHAT, model);
+            IntentResult result = online.classify(item.text(), IntentPath.CHAT, model, known.apply(item.text()));
             judged.add(new IntentScores.Judged(item.intent(), expected, result.code(), result.priority().name()));
         }
         return IntentScores.of(judged);
@@ -217,5 +271,6 @@ public class IntentModelService implements AutoCloseable {
     @Override
     public void close() {
         worker.shutdownNow();
+        heartbeats.shutdownNow();
     }
 }

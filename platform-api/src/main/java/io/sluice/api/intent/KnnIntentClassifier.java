@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
  * <p>Against the rules' result: when the vote's label covers the rules' intent they agree, the finer
  * intent of the rules stands and the confidences combine ({@code 1 − (1−a)(1−b)}); when they disagree
  * the vote wins only if it is at least as confident. The examples are embedded once, at start, in
- * batches.
+ * batches (or read from the vectors a previous start kept, see {@link ExampleVectorCache}).
  */
 public final class KnnIntentClassifier implements IntentEnhancer {
 
@@ -43,16 +43,32 @@ public final class KnnIntentClassifier implements IntentEnhancer {
      * classifier that joined later would send the first minutes of traffic to the LLM instead.
      */
     public static KnnIntentClassifier build(Embedder embedder, List<IntentExamples.Example> examples, KnnVote vote) {
+        return build(embedder, examples, vote, null);
+    }
+
+    /**
+     * As {@link #build(Embedder, List, KnnVote)}, keeping the examples' vectors in {@code cacheDir} between
+     * starts (null = embed every time): a start with the same model and examples reads them instead.
+     */
+    public static KnnIntentClassifier build(Embedder embedder, List<IntentExamples.Example> examples, KnnVote vote,
+            java.nio.file.Path cacheDir) {
         long started = System.nanoTime();
         List<String> texts = examples.stream().map(IntentExamples.Example::text).toList();
-        List<float[]> vectors = texts.isEmpty() ? List.of() : embedder.embedAll(texts);
+        ExampleVectorCache cache = cacheDir == null || texts.isEmpty() ? null
+            : new ExampleVectorCache(cacheDir, embedder.modelId(), texts);
+        List<float[]> cached = cache == null ? null : cache.load().orElse(null);
+        List<float[]> vectors = cached != null ? cached : texts.isEmpty() ? List.of() : embedder.embedAll(texts);
+        if (cache != null && cached == null) {
+            cache.store(vectors);
+        }
         if (vectors.size() != texts.size()) {
             throw new IllegalStateException("the embedder returned " + vectors.size() + " vectors for " + texts.size() + " texts");
         }
         Index index = new Index(texts.toArray(String[]::new),
             examples.stream().map(IntentExamples.Example::label).toArray(ExampleLabel[]::new),
             vectors.toArray(float[][]::new));
-        log.info("intent kNN: {} examples embedded with {} in {} ms", texts.size(), embedder.modelId(),
+        log.info("intent kNN: {} examples {} with {} in {} ms", texts.size(),
+            cached != null ? "read from " + cache.file().getFileName() : "embedded", embedder.modelId(),
             (System.nanoTime() - started) / 1_000_000);
         return new KnnIntentClassifier(embedder, vote, index);
     }

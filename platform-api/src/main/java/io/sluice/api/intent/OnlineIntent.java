@@ -39,6 +39,11 @@ public final class OnlineIntent {
         this.ruleOverrideAbove = ruleOverrideAbove;
     }
 
+    /** The trained model answering now, or null (the rules and enhancers decide). */
+    public IntentModel model() {
+        return features == null ? null : active.get();
+    }
+
     /** Classifies with the active model (or without one when none is active). */
     public IntentResult classify(String message, IntentPath path) {
         return classify(message, path, features == null ? null : active.get());
@@ -46,11 +51,20 @@ public final class OnlineIntent {
 
     /** Classifies as the chat would with {@code model} active (null = no model: rules and enhancers). */
     public IntentResult classify(String message, IntentPath path, IntentModel model) {
+        return classify(message, path, model, null);
+    }
+
+    /**
+     * As {@link #classify(String, IntentPath, IntentModel)}, with the message's features when they are
+     * already known (a training's held-out split was embedded with its training part: not again).
+     */
+    public IntentResult classify(String message, IntentPath path, IntentModel model, float[] known) {
         long started = System.nanoTime();
         IntentResult byRules = rules.classify(message);
         IntentResult result;
         if (model != null) {
-            result = decide(model, features.of(message), byRules, ruleOverrideAbove);
+            float[] x = known != null && known.length == model.features() ? known : features.of(message);
+            result = decide(model, x, byRules, ruleOverrideAbove);
         } else {
             result = byRules;
             for (IntentEnhancer enhancer : enhancers) {

@@ -7,11 +7,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.sluice.semantics.files.CsvTable;
+
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 
 /**
- * Operator files, CSV (a header line names the columns; RFC 4180 quoting) or JSONL (one JSON object a
+ * Operator files, CSV (a header line names the columns; {@link CsvTable}) or JSONL (one JSON object a
  * line), read into one map per line. JSON arrays become their elements joined by {@code |} (the CSV
  * form of a list). Errors name the line, never echo its content.
  */
@@ -78,69 +80,12 @@ public final class LabelledFiles {
     }
 
     static List<Map<String, String>> csv(String text) {
-        List<List<String>> records = records(text);
-        if (records.isEmpty()) {
-            return List.of();
+        CsvTable.Table table;
+        try {
+            table = CsvTable.read(text, false, MAX_LINES + 1);
+        } catch (CsvTable.CsvException e) {
+            throw new IllegalArgumentException("line " + e.line() + ": " + e.getMessage());
         }
-        List<String> header = records.get(0).stream().map(String::strip).toList();
-        List<Map<String, String>> out = new ArrayList<>();
-        for (int r = 1; r < records.size(); r++) {
-            List<String> fields = records.get(r);
-            if (fields.size() == 1 && fields.get(0).isBlank()) {
-                continue;
-            }
-            if (fields.size() > header.size()) {
-                throw new IllegalArgumentException("line " + (r + 1) + " has more fields than the header");
-            }
-            Map<String, String> row = new LinkedHashMap<>();
-            for (int i = 0; i < fields.size(); i++) {
-                row.put(header.get(i), fields.get(i));
-            }
-            out.add(row);
-        }
-        return out;
-    }
-
-    private static List<List<String>> records(String text) {
-        List<List<String>> out = new ArrayList<>();
-        List<String> record = new ArrayList<>();
-        StringBuilder field = new StringBuilder();
-        boolean quoted = false;
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (quoted) {
-                if (c == '"' && i + 1 < text.length() && text.charAt(i + 1) == '"') {
-                    field.append('"');
-                    i++;
-                } else if (c == '"') {
-                    quoted = false;
-                } else {
-                    field.append(c);
-                }
-            } else if (c == '"') {
-                quoted = true;
-            } else if (c == ',') {
-                record.add(field.toString());
-                field.setLength(0);
-            } else if (c == '\n' || c == '\r') {
-                if (c == '\r' && i + 1 < text.length() && text.charAt(i + 1) == '\n') {
-                    i++;
-                }
-                record.add(field.toString());
-                field.setLength(0);
-                out.add(record);
-                record = new ArrayList<>();
-            } else {
-                field.append(c);
-            }
-        }
-        if (quoted) {
-            throw new IllegalArgumentException("the file ends inside a quoted field");
-        }
-        if (field.length() > 0 || !record.isEmpty()) {
-            record.add(field.toString());
-            out.add(record);
-        }
-        return out;
+        return table.rows().stream().map(CsvTable.Row::fields).toList();
     }
 }

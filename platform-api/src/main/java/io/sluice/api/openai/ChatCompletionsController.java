@@ -24,7 +24,9 @@ import io.sluice.api.chat.AnsweringStep;
 import io.sluice.api.chat.ChatProperties;
 import io.sluice.api.chat.ChatRequest;
 import io.sluice.api.ingress.GlobalLimiter;
+import io.sluice.api.chat.SemanticCache;
 import io.sluice.api.openai.keys.KeyBudgets;
+import io.sluice.api.openai.keys.KeyPolicy;
 import io.sluice.api.openai.keys.RequestLog;
 import io.sluice.api.ingress.UserTokenBucket;
 import io.sluice.governance.degradation.DegradationControl;
@@ -94,11 +96,20 @@ public class ChatCompletionsController {
     private final io.sluice.governance.route.ModelRoutes routes;
     private final KeyBudgets budgets;
     private final RequestLog requestLog;
+    private final io.sluice.api.ingress.UserLlmCalls llmCalls;
+    private final io.sluice.api.ingress.EndUserVip endUserVip;
+    private final V1SemanticCache v1Cache;
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ChatCompletionsController.class);
 
     public ChatCompletionsController(ObjectProvider<LlmGateway> gateway, GatewayProperties gatewayProperties,
             DegradationControl degradation, AnsweringStep faq, UserTokenBucket buckets, GlobalLimiter global,
-            ChatProperties chat, ObjectMapper json, MeterRegistry meters, KeyBudgets budgets, RequestLog requestLog) {
+            ChatProperties chat, ObjectMapper json, MeterRegistry meters, KeyBudgets budgets, RequestLog requestLog,
+            ObjectProvider<io.sluice.api.cache.RedisSemanticCache> semanticCache,
+            ObjectProvider<io.sluice.api.ingress.UserLlmCalls> llmCalls,
+            ObjectProvider<io.sluice.api.ingress.EndUserVip> endUserVip) {
+        this.v1Cache = new V1SemanticCache(semanticCache, json, meters);
+        this.llmCalls = llmCalls.getIfAvailable();
+        this.endUserVip = endUserVip.getIfAvailable();
         this.budgets = budgets;
         this.requestLog = requestLog;
         this.gateway = gateway;
@@ -167,6 +178,7 @@ public class ChatCompletionsController {
         int promptTokens;
         int completionTokens;
         String errorCode = "invalid_request";
+        boolean vip;
 
         Trace(long clientId, String user, String model, boolean stream) {
             this.clientId = clientId;
@@ -178,6 +190,7 @@ public class ChatCompletionsController {
 
     /** An answer: tier, provider and tokens for the log, and the tokens added to the key's spend. */
     private void answered(Trace trace, FidelityTier tier, LlmOutcome.Answered a) {
+        buckets.markAnswered(trace.clientId + ":" + trace.user, trace.vip); // the user's bucket may fill to its full capacity now
         trace.tier = tier;
         trace.provider = a.provider();
         trace.promptTokens = a.promptTokens();
@@ -261,8 +274,12 @@ public class ChatCompletionsController {
                 "This API key has spent its " + over.which() + "; it renews at the next UTC "
                     + (over.which().startsWith("daily") ? "day" : "month"), over.retryAfter());
         }
-        boolean keyAllowsDegraded = ((KeyBudgets.Decision.Allowed) allowed).policy().allowDegraded();
-        UserTokenBucket.Decision decision = buckets.take(client.id() + ":" + user, client.vip());
+        KeyPolicy policy = ((KeyBudgets.Decision.Allowed) allowed).policy();
+        boolean keyAllowsDegraded = policy.allowDegraded();
+        // VIP: the client's tier or the end user's own attribute
+        boolean vip = client.vip() || endUserVip != null && endUserVip.isVip(client.id(), user);
+        trace.vip = vip;
+        UserTokenBucket.Decision decision = buckets.take(client.id() + ":" + user, vip);
         if (!decision.allowed()) {
             trace.errorCode = "rate_limit_exceeded";
             return OpenAiError.of(HttpStatus.TOO_MANY_REQUESTS, "rate_limit_error", "rate_limit_exceeded", null,
@@ -278,6 +295,9 @@ public class ChatCompletionsController {
         LevelKnobs knobs = degradation.knobs();
         int maxTokens = requested > 0 ? Math.min(requested, knobs.maxTokens()) : knobs.maxTokens();
         LlmGateway llm = gateway();
+        if (llm != null && llmCalls != null) {
+            llm = llmCalls.bind(llm, client.id() + ":" + user, vip); // each call counts against the user's window
+        }
         boolean llmAllowed = llm != null && llm.available()
             && knobs.highestTier().ordinal() <= FidelityTier.F2.ordinal();
         boolean degradedOk = DegradedOptIn.requested(servletRequest, keyAllowsDegraded);
@@ -298,7 +318,8 @@ public class ChatCompletionsController {
         }
         LlmParameters parameters = new LlmParameters(passed);
         boolean includeUsage = body.path("stream_options").path("include_usage").asBoolean(false);
-        LlmRequest request = new LlmRequest(Lane.INTERACTIVE, route, messages, maxTokens, null, null, parameters);
+        LlmRequest request = new LlmRequest(Lane.INTERACTIVE, route, messages, maxTokens, null, null, parameters,
+            io.sluice.governance.gateway.RequestType.FRONT_DOOR);
         // an opaque, unique-enough id as OpenAI's are; not a secret, so no SecureRandom (one JVM-wide lock)
         ThreadLocalRandom random = ThreadLocalRandom.current();
         String id = "chatcmpl-" + new UUID(random.nextLong(), random.nextLong()).toString().replace("-", "");
@@ -307,7 +328,16 @@ public class ChatCompletionsController {
                 servletResponse, trace);
         }
         Completion completion;
-        if (llmAllowed) {
+        V1SemanticCache.Key cacheKey = policy.semanticCache() && llmAllowed
+            ? v1Cache.key(client.id(), route, body, messages) : null;
+        Optional<SemanticCache.Hit> hit = cacheKey == null ? Optional.empty()
+            : v1Cache.lookup(cacheKey, level.name(), knobs.cacheThreshold());
+        if (hit.isPresent()) {
+            // no provider call, no tokens spent: the request log says "cache" where the provider would be
+            completion = new Completion(hit.get().answer().text(), FidelityTier.F4, 0, 0, null, null);
+            trace.tier = FidelityTier.F4;
+            trace.provider = "cache";
+        } else if (llmAllowed) {
             LlmOutcome outcome = llm.call(request);
             boolean badRequest = outcome instanceof LlmOutcome.Degraded d && d.reason() == LlmOutcome.Reason.INVALID_REQUEST;
             if (!(outcome instanceof LlmOutcome.Answered) && (!degradedOk || badRequest)) {
@@ -315,6 +345,10 @@ public class ChatCompletionsController {
             }
             if (outcome instanceof LlmOutcome.Answered a) {
                 answered(trace, a.fallbackModel() ? FidelityTier.F3 : FidelityTier.F4, a);
+                if (cacheKey != null && !a.fallbackModel() && a.choices().size() == 1
+                        && a.choices().get(0).toolCalls() == null && "stop".equals(a.finishReason())) {
+                    v1Cache.store(cacheKey, a.text()); // a whole answer of the requested model only
+                }
             } else {
                 trace.tier = FidelityTier.F1;
             }
@@ -354,6 +388,9 @@ public class ChatCompletionsController {
         response.put("usage", usage);
         ResponseEntity.BodyBuilder ok = ResponseEntity.ok().header(TIER_HEADER, completion.tier().name())
             .header(LEVEL_HEADER, level.name());
+        if (cacheKey != null) {
+            ok.header(V1SemanticCache.HEADER, hit.isPresent() ? "hit" : "miss");
+        }
         if (completion.provider() != null) {
             ok.header(PROVIDER_HEADER, completion.provider());
         }

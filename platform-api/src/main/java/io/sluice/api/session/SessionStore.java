@@ -6,24 +6,28 @@ import java.util.Optional;
 import java.util.UUID;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import org.redisson.api.RBatch;
-import org.redisson.api.RBucket;
-import org.redisson.api.RList;
+import org.redisson.api.RFuture;
+import org.redisson.api.RListAsync;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import tools.jackson.databind.ObjectMapper;
 
 /**
- * Sessions: the last turns in Redis (TTL, trimmed to {@code maxTurns}) in front of PostgreSQL, which
- * has every message. A session continues only for the client and user that own it. Redis trouble
- * never fails a request: the owner check and the turns fall back to PostgreSQL, appends are skipped
- * (counted in {@code sluice.session.redis.failures}).
+ * Sessions: the last turns and the key facts in Redis (TTL, trimmed to {@code maxTurns} / {@code maxFacts})
+ * in front of PostgreSQL, which has every message and fact. A session continues only for the client and
+ * user that own it. Redis trouble never fails a request: the session comes from this instance's in-memory
+ * digest ({@link SessionDigests}) if it has one, else from PostgreSQL; appends to Redis are skipped
+ * (counted in {@code sluice.session.redis.failures}). Where each read came from:
+ * {@code sluice.session.reads{source=redis|digest|postgres|new}}.
  */
 public class SessionStore {
 
@@ -34,6 +38,8 @@ public class SessionStore {
     private final ObjectMapper json;
     private final SessionProperties properties;
     private final Counter redisFailures;
+    private final SessionDigests digests;
+    private final MeterRegistry meters;
 
     public SessionStore(RedissonClient redisson, JdbcClient jdbc, ObjectMapper json, SessionProperties properties,
             MeterRegistry meters) {
@@ -41,70 +47,145 @@ public class SessionStore {
         this.jdbc = jdbc;
         this.json = json;
         this.properties = properties;
+        this.meters = meters;
         this.redisFailures = Counter.builder("sluice.session.redis.failures")
-            .description("session reads/writes that fell back to PostgreSQL or were skipped because Redis failed")
+            .description("session reads/writes that fell back to the digest or PostgreSQL, or were skipped, because Redis failed")
             .register(meters);
+        this.digests = new SessionDigests(properties);
+        Gauge.builder("sluice.session.digests", digests, SessionDigests::size)
+            .description("sessions whose compact digest this instance keeps in memory").register(meters);
     }
 
     /** Continues the requested session if this client's user owns it; otherwise starts a new one. */
     public SessionContext open(UUID requested, long clientId, String userId) {
         if (requested == null) {
-            return SessionContext.fresh();
+            return read("new", SessionContext.fresh());
         }
         String owner = owner(clientId, userId);
         try {
-            String cachedOwner = ownerKey(requested).get();
+            RBatch batch = redisson.createBatch();
+            RFuture<Object> cachedOwnerF = batch.getBucket(ownerKey(requested), StringCodec.INSTANCE).getAsync();
+            RFuture<List<Object>> rawF = batch.getList(turnsKey(requested), StringCodec.INSTANCE).readAllAsync();
+            RFuture<List<Object>> factsF = batch.getList(factsKey(requested), StringCodec.INSTANCE).readAllAsync();
+            batch.execute();
+            String cachedOwner = (String) cachedOwnerF.getNow();
             if (cachedOwner != null) {
                 if (!cachedOwner.equals(owner)) {
-                    return SessionContext.fresh();
+                    return read("new", SessionContext.fresh());
                 }
-                List<String> raw = turnsKey(requested).readAll();
+                List<Object> raw = rawF.getNow();
                 if (!raw.isEmpty()) {
-                    return new SessionContext(requested, true, raw.stream().map(this::parse).toList());
+                    List<Turn> turns = raw.stream().map(r -> json.readValue((String) r, Turn.class)).toList();
+                    List<SessionFact> facts = factsF.getNow().stream()
+                        .map(r -> json.readValue((String) r, SessionFact.class)).toList();
+                    digests.put(requested, owner, turns, facts);
+                    return read("redis", new SessionContext(requested, true, turns, facts));
                 }
             }
         } catch (RuntimeException e) {
             redisFailures.increment();
-            log.debug("session: Redis unavailable, reading session from PostgreSQL", e);
+            log.debug("session: Redis unavailable, reading session from the digest or PostgreSQL", e);
+            Optional<SessionContext> digest = digests.read(requested, owner);
+            if (digest.isPresent()) {
+                return read("digest", digest.get());
+            }
         }
-        if (!ownedInDatabase(requested, clientId, userId)) {
-            return SessionContext.fresh();
+        List<Turn> turns;
+        List<SessionFact> facts;
+        try {
+            if (!ownedInDatabase(requested, clientId, userId)) {
+                return read("new", SessionContext.fresh());
+            }
+            turns = lastTurnsFromDatabase(requested);
+            facts = factsFromDatabase(requested);
+        } catch (DataAccessException e) {
+            // neither Redis nor the database nor a digest: a new session rather than a failed request
+            log.warn("session {}: not readable (database unavailable: {}), starting a new one", requested, e.getMessage());
+            return read("new", SessionContext.fresh());
         }
-        List<Turn> turns = lastTurnsFromDatabase(requested);
-        warm(requested, owner, turns);
-        return new SessionContext(requested, true, turns);
+        warm(requested, owner, turns, facts);
+        digests.put(requested, owner, turns, facts);
+        return read("postgres", new SessionContext(requested, true, turns, facts));
     }
 
     /** Appends turns (already masked) to the Redis copy; best effort. */
     public void append(UUID sessionId, long clientId, String userId, List<Turn> turns) {
+        append(sessionId, clientId, userId, turns, List.of());
+    }
+
+    /** Appends turns and new facts (already masked) to the digest and the Redis copy; best effort. */
+    public void append(UUID sessionId, long clientId, String userId, List<Turn> turns, List<SessionFact> facts) {
+        String owner = owner(clientId, userId);
+        digests.append(sessionId, owner, turns, facts);
         try {
             RBatch batch = redisson.createBatch();
-            String listKey = properties.keyPrefix() + "{" + sessionId + "}:turns";
+            RListAsync<String> list = batch.getList(turnsKey(sessionId), StringCodec.INSTANCE);
             for (Turn turn : turns) {
-                batch.getList(listKey, StringCodec.INSTANCE).addAsync(json.writeValueAsString(turn));
+                list.addAsync(json.writeValueAsString(turn));
             }
-            batch.getList(listKey, StringCodec.INSTANCE).trimAsync(-properties.maxTurns(), -1);
-            batch.getList(listKey, StringCodec.INSTANCE).expireAsync(properties.ttl());
-            batch.getBucket(properties.keyPrefix() + "{" + sessionId + "}:owner", StringCodec.INSTANCE)
-                .setAsync(owner(clientId, userId), properties.ttl());
+            list.trimAsync(-properties.maxTurns(), -1);
+            list.expireAsync(properties.ttl());
+            RListAsync<String> factList = batch.getList(factsKey(sessionId), StringCodec.INSTANCE);
+            for (SessionFact fact : facts) {
+                factList.addAsync(json.writeValueAsString(fact));
+            }
+            if (!facts.isEmpty()) {
+                factList.trimAsync(-properties.maxFacts(), -1);
+            }
+            factList.expireAsync(properties.ttl());
+            batch.getBucket(ownerKey(sessionId), StringCodec.INSTANCE).setAsync(owner, properties.ttl());
             batch.execute();
         } catch (RuntimeException e) {
             redisFailures.increment();
-            log.debug("session: Redis unavailable, turns kept in PostgreSQL only", e);
+            log.debug("session: Redis unavailable, turns kept in PostgreSQL and the digest only", e);
         }
     }
 
-    private void warm(UUID sessionId, String owner, List<Turn> turns) {
+    /**
+     * Stores new facts in PostgreSQL (after the exchange's conversation row exists); a database outage
+     * loses them there only (they are still in Redis and the digest).
+     */
+    public void recordFacts(UUID sessionId, List<SessionFact> facts) {
+        if (facts.isEmpty()) {
+            return;
+        }
+        try {
+            for (SessionFact fact : facts) {
+                jdbc.sql("INSERT INTO session_fact (conversation_id, kind, content, created_at) VALUES (?, ?, ?, ?)")
+                    .params(sessionId, fact.kind(), fact.text(), new java.sql.Timestamp(fact.atEpochMs()))
+                    .update();
+            }
+        } catch (DataAccessException e) {
+            log.warn("session {}: facts not recorded, database unavailable: {}", sessionId, e.getMessage());
+        }
+    }
+
+    /** Forgets this instance's digests (a restart does the same; tests). */
+    public void clearDigests() {
+        digests.clear();
+    }
+
+    private SessionContext read(String source, SessionContext context) {
+        meters.counter("sluice.session.reads", "source", source).increment();
+        return context;
+    }
+
+    private void warm(UUID sessionId, String owner, List<Turn> turns, List<SessionFact> facts) {
         try {
             RBatch batch = redisson.createBatch();
-            String listKey = properties.keyPrefix() + "{" + sessionId + "}:turns";
-            batch.getList(listKey, StringCodec.INSTANCE).deleteAsync();
+            RListAsync<String> list = batch.getList(turnsKey(sessionId), StringCodec.INSTANCE);
+            list.deleteAsync();
             for (Turn turn : turns) {
-                batch.getList(listKey, StringCodec.INSTANCE).addAsync(json.writeValueAsString(turn));
+                list.addAsync(json.writeValueAsString(turn));
             }
-            batch.getList(listKey, StringCodec.INSTANCE).expireAsync(properties.ttl());
-            batch.getBucket(properties.keyPrefix() + "{" + sessionId + "}:owner", StringCodec.INSTANCE)
-                .setAsync(owner, properties.ttl());
+            list.expireAsync(properties.ttl());
+            RListAsync<String> factList = batch.getList(factsKey(sessionId), StringCodec.INSTANCE);
+            factList.deleteAsync();
+            for (SessionFact fact : facts) {
+                factList.addAsync(json.writeValueAsString(fact));
+            }
+            factList.expireAsync(properties.ttl());
+            batch.getBucket(ownerKey(sessionId), StringCodec.INSTANCE).setAsync(owner, properties.ttl());
             batch.execute();
         } catch (RuntimeException e) {
             redisFailures.increment();
@@ -132,16 +213,29 @@ public class SessionStore {
         return turns;
     }
 
-    private Turn parse(String raw) {
-        return json.readValue(raw, Turn.class);
+    private List<SessionFact> factsFromDatabase(UUID sessionId) {
+        List<SessionFact> newestFirst = jdbc.sql("""
+                SELECT kind, content, created_at FROM session_fact
+                WHERE conversation_id = ? ORDER BY id DESC LIMIT ?""")
+            .params(sessionId, properties.maxFacts())
+            .query((rs, row) -> new SessionFact(rs.getString("kind"), rs.getString("content"),
+                rs.getTimestamp("created_at").getTime()))
+            .list();
+        List<SessionFact> facts = new ArrayList<>(newestFirst);
+        java.util.Collections.reverse(facts);
+        return facts;
     }
 
-    private RBucket<String> ownerKey(UUID sessionId) {
-        return redisson.getBucket(properties.keyPrefix() + "{" + sessionId + "}:owner", StringCodec.INSTANCE);
+    private String ownerKey(UUID sessionId) {
+        return properties.keyPrefix() + "{" + sessionId + "}:owner";
     }
 
-    private RList<String> turnsKey(UUID sessionId) {
-        return redisson.getList(properties.keyPrefix() + "{" + sessionId + "}:turns", StringCodec.INSTANCE);
+    private String turnsKey(UUID sessionId) {
+        return properties.keyPrefix() + "{" + sessionId + "}:turns";
+    }
+
+    private String factsKey(UUID sessionId) {
+        return properties.keyPrefix() + "{" + sessionId + "}:facts";
     }
 
     private static String owner(long clientId, String userId) {

@@ -22,6 +22,8 @@ import io.sluice.api.chat.ChatContext;
 import io.sluice.api.chat.ChatRequest;
 import io.sluice.api.chat.ChatResponse;
 import io.sluice.api.chat.SemanticCache;
+import io.sluice.api.intent.IntentResult;
+import io.sluice.api.intent.Priority;
 import io.sluice.api.masking.PiiMasker;
 import io.sluice.api.session.SessionContext;
 import io.sluice.api.session.Turn;
@@ -36,6 +38,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
 
 import tools.jackson.databind.json.JsonMapper;
 
@@ -159,6 +162,49 @@ class RedisSemanticCacheTest {
         knowledgeVersion.incrementAndGet();
 
         assertThat(cache.lookup(ctx("会员有什么权益"))).isEmpty();
+    }
+
+    @Test
+    void anExactHitBringsTheStoredIntentAndARepeatReadsOnlyTheEntryIdButNeverServesADroppedOrReplacedEntry() {
+        ChatContext first = ctx("运费险怎么买");
+        first.intent(new IntentResult("returns", Priority.A, 0.9, "rules", List.of()));
+        assertThat(cache.lookup(first)).isEmpty();
+        first.answer(new Answer("下单时勾选运费险。", FidelityTier.F4, List.of(new ChatResponse.Source("faq", "21", "q", 1f))));
+        cache.offer(first);
+
+        SemanticCache.Hit hit = cache.lookup(ctx("运费险怎么买")).orElseThrow();
+        assertThat(hit.intent().code()).isEqualTo("returns");
+        assertThat(hit.intent().priority()).isEqualTo(Priority.A);
+        // the entry's JSON is not read again for a repeat: only its id (unchanged) comes back from Redis
+        String space = cache.space(ctx("运费险怎么买"));
+        var entries = redisson.<String, String>getMap(space + ":e", StringCodec.INSTANCE);
+        entries.keySet().forEach(id -> entries.put(id, "{not json"));
+        assertThat(cache.lookup(ctx("运费险怎么买"))).get().extracting(h -> h.answer().text()).isEqualTo("下单时勾选运费险。");
+
+        cache.invalidateSource("faq:21");
+        assertThat(cache.lookup(ctx("运费险怎么买"))).isEmpty();
+        ChatContext again = ctx("运费险怎么买");
+        again.answer(new Answer("在确认订单页勾选。", FidelityTier.F4, List.of()));
+        cache.offer(again);
+        SemanticCache.Hit replaced = cache.lookup(ctx("运费险怎么买")).orElseThrow();
+        assertThat(replaced.answer().text()).isEqualTo("在确认订单页勾选。");
+        assertThat(replaced.intent()).isNull(); // stored without a classification: the request classifies itself
+    }
+
+    @Test
+    void aWriteRenewsTheMirrorByFetchingOnlyTheNewEntryAndADroppedEntryIsNoLongerServed() {
+        answerAndOffer("优惠券能叠加使用吗", "每单限用一张。", FidelityTier.F4, "7");
+        answerAndOffer("怎么修改收货地址", "在订单页修改。", FidelityTier.F4, "11");
+        assertThat(cache.lookup(ctx("优惠券可以叠加吗"))).isPresent();          // L2: the mirror holds both entries
+        double fetched = count("sluice.cache.mirror.entries.fetched");
+
+        answerAndOffer("发票怎么开", "在订单详情页申请。", FidelityTier.F4, "13"); // a write: the version moves on
+        assertThat(cache.lookup(ctx("会员积分什么时候过期"))).isEmpty();        // an L2 lookup at the new version
+
+        assertThat(count("sluice.cache.mirror.entries.fetched") - fetched).isEqualTo(1);
+        cache.invalidateSource("faq:7");
+        assertThat(cache.lookup(ctx("优惠券可以叠加吗"))).isEmpty();
+        assertThat(cache.lookup(ctx("怎么修改收货地址"))).isPresent();
     }
 
     @Test

@@ -270,6 +270,42 @@ class ChatStepsTest {
     }
 
     @Test
+    void anExactHitCarryingItsStoredIntentNeverClassifiesAndAMissClassifiesWhenAskedOnce() {
+        List<String> asked = new ArrayList<>();
+        IntentEnhancer knn = (message, current) -> {
+            asked.add(message);
+            return Optional.of(new IntentResult(Intent.ORDER_PROBLEM, 0.9, "knn", List.of()));
+        };
+        IntentStep intent = new IntentStep(new RuleIntentClassifier(), List.of(knn), 0.7);
+        IntentResult stored = new IntentResult(Intent.RETURNS, 0.8, "cache", List.of());
+        SemanticCache cache = new SemanticCache() {
+            @Override
+            public Optional<Hit> lookup(ChatContext ctx) {
+                return ctx.message().equals("cached") ? Optional.of(new Hit(FAQ, 1.0, stored)) : Optional.empty();
+            }
+
+            @Override
+            public void offer(ChatContext ctx) {
+            }
+        };
+        CacheStep cacheStep = new CacheStep(new StaticListableBeanFactory(Map.of("cache", cache))
+            .getBeanProvider(SemanticCache.class));
+        ChatPipeline pipeline = new ChatPipeline(List.of(intent, cacheStep,
+            (ctx, next) -> { ctx.priority(); ctx.intent(); ctx.answer(FAQ); }));
+
+        ChatContext hit = context("cached", DegradationLevel.L0);
+        pipeline.run(hit);
+        assertThat(asked).isEmpty();
+        assertThat(hit.intent()).isEqualTo(stored);
+        assertThat(hit.priority()).isEqualTo(Intent.RETURNS.priority());
+
+        ChatContext miss = context("东西到了但是和图片不一样", DegradationLevel.L0);
+        pipeline.run(miss);
+        assertThat(miss.intent().source()).isEqualTo("knn");
+        assertThat(asked).containsExactly("东西到了但是和图片不一样");
+    }
+
+    @Test
     void tierCapsOnlyGoDown() {
         ChatContext ctx = context("q", DegradationLevel.L1);
         ctx.capTier(FidelityTier.F4, "would raise");

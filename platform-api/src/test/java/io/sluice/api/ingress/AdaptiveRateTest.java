@@ -34,7 +34,7 @@ class AdaptiveRateTest {
     @Test
     void onlineRequestsQueueingForAdmissionShrinkTheRateEvenWithFewAnswers() {
         AdaptiveRate queued = new AdaptiveRate(new RateLimitProperties.Global(100, 10, Duration.ofSeconds(1), 5_000, 0.2,
-            0.9, 0.5, 0.1, 20, 16, false, "x:"));
+            0.9, 0.5, 0.1, 20, 16, false, "x:", Duration.ZERO));
         assertThat(queued.adjust(new AdaptiveRate.Signals(0, 0, 0, 3, 17))).isEqualTo(50);
         assertThat(queued.adjust(new AdaptiveRate.Signals(0, 0, 0, 3, 16))).isEqualTo(60);
     }

@@ -25,7 +25,7 @@ class BackgroundLoadTest {
     void busyCpuFromBackgroundWorkGivesASteadyOnlineClientNo429() throws Exception {
         // a CPU limit far below what the burners reach, so the old rule (CPU alone shrinks) would trip at once
         RateLimitProperties.Global global = new RateLimitProperties.Global(50, 5, Duration.ofMillis(100), 6_000, 0.25,
-            0.2, 0.5, 0.02, 5, 64, false, "x:");
+            0.2, 0.5, 0.02, 5, 64, false, "x:", Duration.ZERO);
         LoadMonitor load = new LoadMonitor(1024, Duration.ofSeconds(30));
         AtomicBoolean burning = new AtomicBoolean(true);
         List<Thread> burners = new ArrayList<>();

@@ -52,6 +52,31 @@ class UserTokenBucketTest {
     }
 
     @Test
+    void aUserNeverAnsweredHasTheSmallNewUserBucketAndTheFirstAnswerTopsItUpToAnEstablishedUsersStart() {
+        // capacity 20, half full for an established user (10); a new user has at most 2 until answered
+        UserTokenBucket small = new UserTokenBucket(redisson, new RateLimitProperties.User(20, 0.001, 3, 0.5, prefix,
+            Duration.ofMinutes(1), 2, Duration.ofDays(1)), meters);
+        UserTokenBucket.Decision first = small.take("carol", false);
+        assertThat(first.allowed()).isTrue();
+        assertThat(first.newUser()).isTrue();
+        assertThat(small.take("carol", false).allowed()).isTrue();
+        assertThat(small.take("carol", false).allowed()).as("the new-user bucket holds 2").isFalse();
+        assertThat(small.answeredBefore("carol")).isFalse();
+
+        small.markAnswered("carol", false);
+
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> small.answeredBefore("carol"));
+        int allowed = 0;
+        while (small.take("carol", false).allowed()) {
+            allowed++;
+        }
+        assertThat(allowed).as("topped up by 10 - 2 = 8 on the first answer").isEqualTo(8);
+        small.markAnswered("carol", false);   // later answers only renew the marker
+        assertThat(small.take("carol", false).allowed()).isFalse();
+        assertThat(small.take("dave", true).newUser()).isTrue();
+    }
+
+    @Test
     void vipUsersGetThreeTimesTheCapacity() {
         int allowed = 0;
         while (buckets.take("vip", true).allowed()) {

@@ -59,14 +59,10 @@ final class BankingData {
 
     static List<Item> heldOut() {
         List<Item> items = new ArrayList<>();
-        try (var lines = new java.io.BufferedReader(reader(HELD_OUT))) {
-            lines.readLine();
-            String line;
-            while ((line = lines.readLine()) != null) {
-                if (line.isBlank()) {
-                    continue;
-                }
-                List<String> cells = TaxonomyImport.splitCsv(line, 0);
+        try (var in = new java.io.BufferedReader(reader(HELD_OUT))) {
+            String text = in.lines().collect(java.util.stream.Collectors.joining("\n"));
+            for (io.sluice.semantics.files.CsvTable.Row row : io.sluice.semantics.files.CsvTable.read(text, true, 100_000).rows()) {
+                List<String> cells = List.copyOf(row.fields().values());
                 items.add(new Item(cells.get(0), cells.get(1).isBlank() ? null : cells.get(1), cells.get(2)));
             }
         } catch (IOException e) {

@@ -64,11 +64,22 @@ class IntentConfigurationTest {
 
     @Test
     void pathsAreConfigurable() {
-        runner.withPropertyValues("sluice.chat.intent.llm.enabled-for=chat,stream,openai").run(context -> {
+        runner.withPropertyValues("sluice.chat.intent.llm.enabled-for=chat,stream").run(context -> {
             LlmIntentEnhancer llm = context.getBean(LlmIntentEnhancer.class);
             assertThat(llm.enabledFor(IntentPath.STREAM)).isTrue();
-            assertThat(llm.enabledFor(IntentPath.OPENAI)).isTrue();
+            assertThat(llm.enabledFor(IntentPath.OPENAI)).isFalse();
         });
+    }
+
+    /** Issue 18: the front door never classifies intent, so enabling the LLM for it is refused, not ignored. */
+    @Test
+    void enablingTheLlmForTheOpenAiFrontDoorStopsTheStartWithAClearMessage() {
+        runner.withPropertyValues("sluice.chat.intent.llm.enabled-for=openai").run(context -> assertThat(context)
+            .hasFailed().getFailure().rootCause()
+            .hasMessageContaining("sluice.chat.intent.llm.enabled-for: 'openai' is not supported")
+            .hasMessageContaining("does not classify intent"));
+        runner.withPropertyValues("sluice.chat.intent.llm.enabled-for=chat,openai").run(context -> assertThat(context)
+            .hasFailed());
     }
 
     @Test

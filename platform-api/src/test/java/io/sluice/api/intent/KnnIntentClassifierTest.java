@@ -15,6 +15,7 @@ import io.sluice.knowledge.embedding.Embedder;
 import io.sluice.knowledge.embedding.Vectors;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The vote and the classifier's use of it, with a fake embedder whose similarities the test chooses. */
 class KnnIntentClassifierTest {
@@ -78,7 +79,7 @@ class KnnIntentClassifierTest {
     }
 
     /** Texts map to chosen vectors: similarity = cosine of the angles the test picked. */
-    static final class FakeEmbedder implements Embedder {
+    static class FakeEmbedder implements Embedder {
         final Map<String, float[]> vectors;
 
         FakeEmbedder(Map<String, float[]> vectors) {
@@ -183,6 +184,57 @@ class KnnIntentClassifierTest {
 
         assertThat(knn.size()).isEqualTo(4);
         assertThat(knn.refine("where is my refund", rules(Intent.GENERAL, 0.3))).isEmpty();
+    }
+
+    @Test
+    void theExamplesVectorsAreKeptOnDiskAndAnotherModelOrChangedExamplesEmbedAgain(@TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.util.concurrent.atomic.AtomicInteger batches = new java.util.concurrent.atomic.AtomicInteger();
+        class Counting extends FakeEmbedder {
+            final String model;
+
+            Counting(String model) {
+                super(EMBEDDER.vectors);
+                this.model = model;
+            }
+
+            @Override
+            public String modelId() {
+                return model;
+            }
+
+            @Override
+            public List<float[]> embedAll(List<String> texts) {
+                if (texts.size() > 1) {
+                    batches.incrementAndGet();
+                }
+                return super.embedAll(texts);
+            }
+        }
+        KnnVote vote = new KnnVote(2, 0.5);
+
+        KnnIntentClassifier first = KnnIntentClassifier.build(new Counting("m1"), EXAMPLES, vote, dir);
+        KnnIntentClassifier second = KnnIntentClassifier.build(new Counting("m1"), EXAMPLES, vote, dir);
+
+        assertThat(batches).hasValue(1);                         // the second start read the kept vectors
+        assertThat(second.size()).isEqualTo(4);
+        assertThat(second.refine("where is my refund", rules(Intent.GENERAL, 0.3)))
+            .isEqualTo(first.refine("where is my refund", rules(Intent.GENERAL, 0.3))).isPresent();
+
+        KnnIntentClassifier.build(new Counting("m2"), EXAMPLES, vote, dir);
+        KnnIntentClassifier.build(new Counting("m1"), EXAMPLES.subList(0, 3), vote, dir);
+        assertThat(batches).hasValue(3);                         // another model, other examples: embedded again
+
+        try (var files = java.nio.file.Files.list(dir)) {          // a damaged file is ignored and rewritten
+            for (java.nio.file.Path f : files.toList()) {
+                java.nio.file.Files.write(f, new byte[] {1, 2, 3});
+            }
+        }
+        KnnIntentClassifier again = KnnIntentClassifier.build(new Counting("m1"), EXAMPLES, vote, dir);
+        assertThat(batches).hasValue(4);
+        assertThat(again.refine("where is my refund", rules(Intent.GENERAL, 0.3))).isPresent();
+        KnnIntentClassifier.build(new Counting("m1"), EXAMPLES, vote, dir);
+        assertThat(batches).hasValue(4);
     }
 
     @Test

@@ -137,6 +137,28 @@ class LlmIntentEnhancerTest {
     }
 
     @Test
+    void withTheOperatorsTaxonomyThePromptListsItAndTheAnswerTakesItsClass() {
+        mock.scenario(Scenario.healthy().withResponseText("{\"intent\": \"card_lost_stolen\", \"confidence\": 0.8}"));
+        List<LlmIntentEnhancer.Listed> taxonomy = List.of(
+            new LlmIntentEnhancer.Listed("card_lost_stolen", Priority.S, "the card is lost or was stolen"),
+            new LlmIntentEnhancer.Listed("exchange_rate", Priority.B, "asks about exchange rates"));
+        LlmIntentEnhancer operators = new LlmIntentEnhancer(gateway, Set.of(IntentPath.CHAT), 64, () -> true, meters,
+            () -> io.sluice.governance.gateway.LlmParameters.NONE, () -> taxonomy);
+
+        IntentResult result = operators.refine("I think someone took my card", unsure()).orElseThrow();
+
+        assertThat(result.code()).isEqualTo("card_lost_stolen");
+        assertThat(result.priority()).isEqualTo(Priority.S);
+        assertThat(result.source()).isEqualTo("llm");
+        String system = mock.lastRequest().get("messages").get(0).get("content").asString();
+        assertThat(system).contains("card_lost_stolen (S): the card is lost or was stolen")
+            .contains("exchange_rate (B): asks about exchange rates").doesNotContain("promotion");
+        // a sample intent is no longer an answer the operator's taxonomy accepts
+        mock.scenario(Scenario.healthy().withResponseText("{\"intent\": \"order_problem\", \"confidence\": 0.9}"));
+        assertThat(operators.refine("I think someone took my card", unsure())).isEmpty();
+    }
+
+    @Test
     void jsonInAFenceWithProseAroundItIsRead() {
         mock.scenario(Scenario.healthy().withResponseText(
             "Sure! Here is the classification:\n```json\n{\"intent\": \"Refund\", \"confidence\": \"0.8\"}\n```\nHope it helps."));

@@ -43,6 +43,23 @@ public class IntentTaxonomy {
                 examples.getOrDefault(rs.getString(1), List.of()), rs.getString(4), rs.getTimestamp(5).toInstant()));
     }
 
+    /** Every intent without its examples (key, class, description), by key: cheap enough to read often. */
+    public List<IntentDefinition> definitions() {
+        return jdbc.query("SELECT key, priority, description, owner, updated_at FROM intent_definition ORDER BY key",
+            (rs, n) -> new IntentDefinition(rs.getString(1), rs.getString(2), rs.getString(3), List.of(),
+                rs.getString(4), rs.getTimestamp(5).toInstant()));
+    }
+
+    /** Examples per intent key (intents without examples absent). */
+    public Map<String, Integer> exampleCounts() {
+        Map<String, Integer> out = new LinkedHashMap<>();
+        jdbc.query("SELECT intent_key, COUNT(*) FROM intent_example GROUP BY intent_key ORDER BY intent_key",
+            rs -> {
+                out.put(rs.getString(1), rs.getInt(2));
+            });
+        return out;
+    }
+
     public Optional<IntentDefinition> find(String key) {
         return jdbc.query("SELECT key, priority, description, owner, updated_at FROM intent_definition WHERE key = ?",
             (rs, n) -> new IntentDefinition(rs.getString(1), rs.getString(2), rs.getString(3),

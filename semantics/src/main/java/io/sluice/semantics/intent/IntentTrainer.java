@@ -49,9 +49,21 @@ public final class IntentTrainer {
         }
     }
 
-    /** A trained model with its held-out split (texts with their features, to evaluate on). */
+    /**
+     * A trained model with its held-out split and the features of every text it embedded (held-out ones
+     * included), so the evaluation that follows never embeds a text a second time.
+     */
     public record Trained(IntentModel model, List<LabelledText> heldOut, int trainingExamples, double c,
-            long trainingMillis, long embeddingMillis) {
+            long trainingMillis, long embeddingMillis, Map<String, float[]> features) {
+
+        public Trained {
+            features = features == null ? Map.of() : java.util.Collections.unmodifiableMap(features);
+        }
+
+        /** The features of a text this training embedded, or null. */
+        public float[] featuresOf(String text) {
+            return features.get(text);
+        }
     }
 
     private static final double[] C_CANDIDATES = {4, 16, 64};
@@ -67,6 +79,12 @@ public final class IntentTrainer {
     }
 
     public Trained train(List<IntentDefinition> taxonomy, String embedder, Settings settings) {
+        return train(taxonomy, embedder, settings, phase -> { });
+    }
+
+    /** @param phase hears each step as it starts (what a training's status shows) */
+    public Trained train(List<IntentDefinition> taxonomy, String embedder, Settings settings,
+            java.util.function.Consumer<String> phase) {
         long started = System.nanoTime();
         List<IntentDefinition> usable = taxonomy.stream().filter(i -> !i.examples().isEmpty())
             .sorted(Comparator.comparing(IntentDefinition::key)).toList();
@@ -86,7 +104,12 @@ public final class IntentTrainer {
                 (i < held ? heldOut : train).add(new LabelledText(texts.get(i), intent.key()));
             }
         }
-        Map<String, float[]> x = embed(train);
+        // one batched pass over every distinct text, held-out ones too: the evaluation reuses them
+        List<LabelledText> all = new ArrayList<>(train);
+        all.addAll(heldOut);
+        phase.accept("embedding " + all.size() + " examples");
+        Map<String, float[]> x = embed(all);
+        phase.accept("fitting on " + train.size() + " examples");
         long embedded = System.nanoTime();
         // out-of-fold scores of every training example: choose C, the temperature and the S floor on them,
         // never on the held-out split
@@ -115,14 +138,15 @@ public final class IntentTrainer {
             embedder, heldOut);
         long done = System.nanoTime();
         return new Trained(model, heldOut, train.size(), bestC, (done - started) / 1_000_000,
-            (embedded - started) / 1_000_000);
+            (embedded - started) / 1_000_000, x);
     }
 
     /** Each training example scored by a model that did not see it (folds by position in the hashed order). */
     private static double[][] outOfFold(List<LabelledText> train, List<String> keys, List<String> priorities,
             Map<String, float[]> x, double c, int folds, Solver solver) {
         double[][] scores = new double[train.size()][];
-        for (int f = 0; f < folds; f++) {
+        // the folds are independent liblinear fits (each single-threaded): run them side by side
+        java.util.stream.IntStream.range(0, folds).parallel().forEach(f -> {
             List<LabelledText> in = new ArrayList<>();
             List<Integer> out = new ArrayList<>();
             for (int i = 0; i < train.size(); i++) {
@@ -136,7 +160,7 @@ public final class IntentTrainer {
             for (int i : out) {
                 scores[i] = scoresOf(w, x.get(train.get(i).text()));
             }
-        }
+        });
         return scores;
     }
 
@@ -216,7 +240,6 @@ public final class IntentTrainer {
         return out;
     }
 
-    /** liblinear L2R_LR; returns one weight vector per class (bias last). */
     /**
      * Misclassification cost of an S example relative to others: an urgent request sent to the slowest
      * lane is the costliest mistake, so S examples weigh more in the loss (liblinear class weights).
@@ -230,49 +253,61 @@ public final class IntentTrainer {
     /** Examples × intents above which training takes the fast path (dual solver, fixed C, 2 folds). */
     static final long LARGE = 30_000;
 
+    /**
+     * One-vs-rest like liblinear's own multi-class training (each intent against the rest, an S intent's
+     * positives weighing {@link #S_WEIGHT}), but the binary problems are fitted side by side: liblinear is
+     * single-threaded and a large taxonomy has dozens of them. The sparse rows are built once and shared.
+     */
     static float[][] fit(List<LabelledText> examples, List<String> keys, List<String> priorities,
             Map<String, float[]> x, double c, Solver solver) {
         int d = x.values().iterator().next().length;
-        Problem problem = new Problem();
-        problem.l = examples.size();
-        problem.n = d + 1;
-        problem.bias = -1;
-        problem.y = new double[examples.size()];
-        problem.x = new Feature[examples.size()][];
-        for (int i = 0; i < examples.size(); i++) {
-            LabelledText t = examples.get(i);
-            problem.y[i] = keys.indexOf(t.intent());
-            problem.x[i] = nodes(x.get(t.text()));
-        }
-        Parameter parameter = new Parameter(solver.type(), c, solver.eps());
-        List<Integer> sLabels = new ArrayList<>();
+        Map<String, Integer> index = new java.util.HashMap<>();
         for (int k = 0; k < keys.size(); k++) {
-            if ("S".equals(priorities.get(k))) {
-                sLabels.add(k);
-            }
+            index.put(keys.get(k), k);
         }
-        if (!sLabels.isEmpty()) {
-            double[] weights = new double[sLabels.size()];
-            java.util.Arrays.fill(weights, S_WEIGHT);
-            parameter.setWeights(weights, sLabels.stream().mapToInt(Integer::intValue).toArray());
+        int n = examples.size();
+        Feature[][] rows = new Feature[n][];
+        int[] label = new int[n];
+        Map<String, Feature[]> sparse = new java.util.HashMap<>();
+        for (int i = 0; i < n; i++) {
+            LabelledText t = examples.get(i);
+            label[i] = index.get(t.intent());
+            rows[i] = sparse.computeIfAbsent(t.text(), text -> nodes(x.get(text)));
         }
-        Model model = Linear.train(problem, parameter);
-        double[] w = model.getFeatureWeights();
-        int[] labels = model.getLabels();
-        int nrClass = model.getNrClass();
-        int nrW = nrClass == 2 ? 1 : nrClass;
         float[][] weights = new float[keys.size()][d + 1];
-        for (int j = 0; j < keys.size(); j++) {
-            java.util.Arrays.fill(weights[j], 0f);
-            weights[j][d] = -20f;   // a class liblinear never saw (no training examples left) never wins
-        }
-        for (int k = 0; k < nrClass; k++) {
-            int cls = labels[k];
-            for (int i = 0; i <= d; i++) {
-                double v = nrW == 1 ? (k == 0 ? w[i] : -w[i]) : w[i * nrW + k];
-                weights[cls][i] = (float) v;
+        java.util.stream.IntStream.range(0, keys.size()).parallel().forEach(k -> {
+            float[] w = weights[k];
+            boolean seen = false;
+            boolean others = false;
+            for (int l : label) {
+                seen |= l == k;
+                others |= l != k;
             }
-        }
+            if (!seen || !others) {
+                w[d] = seen ? 20f : -20f;   // a class with no training examples left never wins
+                return;
+            }
+            Problem problem = new Problem();
+            problem.l = n;
+            problem.n = d + 1;
+            problem.bias = -1;
+            problem.x = rows;
+            problem.y = new double[n];
+            for (int i = 0; i < n; i++) {
+                problem.y[i] = label[i] == k ? 1 : -1;
+            }
+            Parameter parameter = new Parameter(solver.type(), c, solver.eps());
+            if ("S".equals(priorities.get(k))) {
+                parameter.setWeights(new double[] {S_WEIGHT}, new int[] {1});
+            }
+            Model model = Linear.train(problem, parameter);
+            double[] fitted = model.getFeatureWeights();
+            // liblinear orders labels by first appearance; its single weight vector scores labels[0]
+            double sign = model.getLabels()[0] == 1 ? 1 : -1;
+            for (int i = 0; i <= d; i++) {
+                w[i] = (float) (sign * fitted[i]);
+            }
+        });
         return weights;
     }
 
@@ -292,11 +327,15 @@ public final class IntentTrainer {
     private static double[] fitTemperature(double[][] scores, List<LabelledText> train, List<String> keys) {
         double bestT = 1;
         double bestLoss = Double.POSITIVE_INFINITY;
+        int[] label = new int[train.size()];
+        for (int i = 0; i < label.length; i++) {
+            label[i] = keys.indexOf(train.get(i).intent());
+        }
         for (double t = 0.05; t <= 20; t *= 1.15) {
             double loss = 0;
             for (int i = 0; i < train.size(); i++) {
                 double[] p = softmax(scores[i], t);
-                loss -= Math.log(Math.max(1e-12, p[keys.indexOf(train.get(i).intent())]));
+                loss -= Math.log(Math.max(1e-12, p[label[i]]));
             }
             if (loss < bestLoss) {
                 bestLoss = loss;

@@ -10,6 +10,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
+import io.sluice.semantics.files.CsvTable;
+
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
@@ -18,7 +20,8 @@ import tools.jackson.databind.ObjectMapper;
  * Reads an operator's labelled file into a {@link TaxonomyChange}, validating every line before
  * anything is stored.
  *
- * <p>CSV (RFC 4180 quoting, UTF-8, a header row naming the columns): {@code text,intent} rows add
+ * <p>CSV ({@link CsvTable}: RFC 4180 quoting with commas, quotes and line breaks in fields, UTF-8 with or
+ * without a byte order mark, a header row naming the columns): {@code text,intent} rows add
  * examples to intents that exist (or are defined elsewhere in the file); a {@code priority} column
  * creates the intent when it does not exist (or updates its class); {@code description} is optional.
  * So a labelled training file with many fine intents, each mapped to S/A/B, imports as it is.
@@ -78,55 +81,58 @@ public final class TaxonomyImport {
     }
 
     private void readCsv(BufferedReader reader) throws IOException {
-        String line;
-        int number = 0;
-        Map<String, Integer> columns = null;
-        while ((line = reader.readLine()) != null) {
-            number++;
-            if (number > MAX_LINES) {
-                throw new TaxonomyImportException(number, "more than " + MAX_LINES + " lines");
-            }
-            if (number == 1 && !line.isEmpty() && line.charAt(0) == '\uFEFF') {
-                line = line.substring(1);
-            }
-            if (line.isBlank()) {
-                continue;
-            }
-            List<String> cells = Csv.split(line, number);
-            if (columns == null) {
-                columns = header(cells, number);
-                continue;
-            }
-            String text = cell(cells, columns, "text");
-            String intent = cell(cells, columns, "intent");
-            String priority = cell(cells, columns, "priority");
-            String description = cell(cells, columns, "description");
-            add(number, text, intent, priority, description, List.of());
+        StringBuilder text = new StringBuilder();
+        char[] buffer = new char[8192];
+        for (int n; (n = reader.read(buffer)) > 0; ) {
+            text.append(buffer, 0, n);
         }
-        if (columns == null) {
+        CsvTable.Table table;
+        try {
+            table = CsvTable.read(text.toString(), true, MAX_LINES);
+        } catch (CsvTable.CsvException e) {
+            throw new TaxonomyImportException(e.line(), e.getMessage());
+        }
+        if (table.header().isEmpty()) {
             throw new TaxonomyImportException(0, "the file is empty (expected a header row such as text,intent,priority)");
         }
+        Map<String, String> columns = header(table.header(), 1);
+        for (CsvTable.Row row : table.rows()) {
+            add(row.line(), cell(row, columns, "text"), cell(row, columns, "intent"), cell(row, columns, "priority"),
+                cell(row, columns, "description"), List.of());
+        }
     }
 
-    private static Map<String, Integer> header(List<String> cells, int number) {
-        Map<String, Integer> columns = new LinkedHashMap<>();
-        for (int i = 0; i < cells.size(); i++) {
-            String name = cells.get(i).strip().toLowerCase(Locale.ROOT);
-            if (!Set.of("text", "intent", "priority", "description").contains(name)) {
-                throw new TaxonomyImportException(number, "unknown column " + (i + 1)
-                    + " (the header names text, intent, priority, description)");
+    private static String cell(CsvTable.Row row, Map<String, String> columns, String name) {
+        String column = columns.get(name);
+        String v = column == null ? null : row.get(column);
+        return v == null ? null : v.strip();
+    }
+
+    /** Other names operators' files use for a field (a labelled data set's "label", "utterance"). */
+    static final Map<String, List<String>> ALIASES = Map.of(
+        "text", List.of("text", "message", "utterance", "example"),
+        "intent", List.of("intent", "label", "intent_key"),
+        "priority", List.of("priority", "class", "priority_class"),
+        "description", List.of("description"));
+
+    /** Field → the header's column for it; columns that are none of them are ignored (an id, a split, …). */
+    private static Map<String, String> header(List<String> names, int number) {
+        Map<String, String> columns = new LinkedHashMap<>();
+        ALIASES.forEach((field, aliases) -> {
+            for (String alias : aliases) {
+                if (names.contains(alias)) {
+                    if (columns.containsKey(field)) {
+                        throw new TaxonomyImportException(number, "the header names the " + field + " twice ('"
+                            + columns.get(field) + "' and '" + alias + "')");
+                    }
+                    columns.put(field, alias);
+                }
             }
-            columns.put(name, i);
-        }
+        });
         if (!columns.containsKey("intent")) {
-            throw new TaxonomyImportException(number, "the header has no intent column");
+            throw new TaxonomyImportException(number, "the header has no intent column (text,intent,priority[,description])");
         }
         return columns;
-    }
-
-    private static String cell(List<String> cells, Map<String, Integer> columns, String name) {
-        Integer at = columns.get(name);
-        return at == null || at >= cells.size() ? null : cells.get(at).strip();
     }
 
     private void readJsonl(BufferedReader reader) throws IOException {
@@ -137,6 +143,9 @@ public final class TaxonomyImport {
             number++;
             if (number > MAX_LINES) {
                 throw new TaxonomyImportException(number, "more than " + MAX_LINES + " lines");
+            }
+            if (number == 1 && line.startsWith("\uFEFF")) {
+                line = line.substring(1);
             }
             if (line.isBlank()) {
                 continue;
@@ -163,9 +172,19 @@ public final class TaxonomyImport {
                     listed.add(example.asString().strip());
                 }
             }
-            add(number, text(node, "text", number), text(node, "intent", number), text(node, "priority", number),
-                text(node, "description", number), listed);
+            add(number, field(node, "text", number), field(node, "intent", number), field(node, "priority", number),
+                field(node, "description", number), listed);
         }
+    }
+
+    /** A field by its name or an alias; other fields of the object are ignored. */
+    private static String field(JsonNode node, String field, int number) {
+        for (String alias : ALIASES.get(field)) {
+            if (node.has(alias) && !node.get(alias).isNull()) {
+                return text(node, alias, number);
+            }
+        }
+        return null;
     }
 
     private static String text(JsonNode node, String field, int number) {
@@ -253,48 +272,4 @@ public final class TaxonomyImport {
         return new TaxonomyChange(defined, extra, false);
     }
 
-    /** The fields of one CSV line (RFC 4180 quoting), for other readers of labelled files. */
-    public static List<String> splitCsv(String line, int number) {
-        return Csv.split(line, number);
-    }
-
-    /** RFC 4180 fields of one line (quoted fields may hold commas and doubled quotes, not line breaks). */
-    static final class Csv {
-        static List<String> split(String line, int number) {
-            List<String> cells = new ArrayList<>();
-            StringBuilder cell = new StringBuilder();
-            boolean quoted = false;
-            boolean wasQuoted = false;
-            for (int i = 0; i < line.length(); i++) {
-                char c = line.charAt(i);
-                if (quoted) {
-                    if (c == '"') {
-                        if (i + 1 < line.length() && line.charAt(i + 1) == '"') {
-                            cell.append('"');
-                            i++;
-                        } else {
-                            quoted = false;
-                        }
-                    } else {
-                        cell.append(c);
-                    }
-                } else if (c == '"' && cell.toString().isBlank() && !wasQuoted) {
-                    quoted = true;
-                    wasQuoted = true;
-                    cell.setLength(0);
-                } else if (c == ',') {
-                    cells.add(cell.toString());
-                    cell.setLength(0);
-                    wasQuoted = false;
-                } else {
-                    cell.append(c);
-                }
-            }
-            if (quoted) {
-                throw new TaxonomyImportException(number, "a quoted field is not closed");
-            }
-            cells.add(cell.toString());
-            return cells;
-        }
-    }
 }

@@ -6,12 +6,14 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import io.sluice.semantics.files.CsvTable;
+
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Reads an operator's labelled pair file: CSV with a header row (RFC 4180 quoting) or JSON Lines, one
+ * Reads an operator's labelled pair file: CSV with a header row ({@link CsvTable}) or JSON Lines, one
  * pair per line. Fields: {@code a}, {@code b} (or {@code question_a}, {@code question_b}), {@code same}
  * (yes/no, true/false, 1/0, same/different), optional {@code intent_a}, {@code intent_b}, {@code faq_a},
  * {@code faq_b} (or {@code intent} / {@code faq} for both). A bad line refuses the whole file with a
@@ -37,13 +39,28 @@ public final class PairFile {
         }
     }
 
+    /** Lines beyond which a file is refused before it is looked at row by row. */
+    static final int MAX_ROWS = 1_000_000;
+
     /** Parses every line into fields by name (CSV columns or JSON fields), values as strings. */
     public static List<Map<String, String>> rows(String text, Format format) {
-        return format == Format.CSV ? csv(text) : jsonl(text);
+        return lines(text, format).stream().map(CsvTable.Row::fields).toList();
+    }
+
+    /** As {@link #rows}, each with the line it starts on. */
+    public static List<CsvTable.Row> lines(String text, Format format) {
+        if (format == Format.CSV) {
+            try {
+                return CsvTable.read(text, true, MAX_ROWS).rows();
+            } catch (CsvTable.CsvException e) {
+                throw new IllegalArgumentException("line " + e.line() + ": " + e.getMessage());
+            }
+        }
+        return jsonl(text);
     }
 
     public static List<LabelledPair> parse(String text, Format format, int maxPairs) {
-        List<Map<String, String>> rows = rows(text, format);
+        List<CsvTable.Row> rows = lines(text, format);
         if (rows.isEmpty()) {
             throw new IllegalArgumentException("the file holds no pairs");
         }
@@ -53,7 +70,11 @@ public final class PairFile {
         }
         List<LabelledPair> out = new ArrayList<>(rows.size());
         for (int i = 0; i < rows.size(); i++) {
-            out.add(pair(rows.get(i), i + 1, "import"));
+            try {
+                out.add(pair(rows.get(i).fields(), i + 1, "import"));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(e.getMessage() + " (line " + rows.get(i).line() + ")");
+            }
         }
         return out;
     }
@@ -115,9 +136,10 @@ public final class PairFile {
         return a != null ? a : b;
     }
 
-    private static List<Map<String, String>> jsonl(String text) {
-        List<Map<String, String>> out = new ArrayList<>();
-        String[] lines = text.split("\\r?\\n");
+    private static List<CsvTable.Row> jsonl(String text) {
+        List<CsvTable.Row> out = new ArrayList<>();
+        String t = text.startsWith("\uFEFF") ? text.substring(1) : text;
+        String[] lines = t.split("\\r?\\n");
         for (int i = 0; i < lines.length; i++) {
             String line = lines[i].strip();
             if (line.isEmpty()) {
@@ -135,73 +157,7 @@ public final class PairFile {
             Map<String, String> row = new LinkedHashMap<>();
             node.properties().forEach(e -> row.put(e.getKey().toLowerCase(Locale.ROOT),
                 e.getValue().isNull() ? null : e.getValue().isString() ? e.getValue().asString() : e.getValue().toString()));
-            out.add(row);
-        }
-        return out;
-    }
-
-    /** RFC 4180 CSV: a header row, quoted fields may hold commas, quotes ("") and line breaks. */
-    private static List<Map<String, String>> csv(String text) {
-        List<List<String>> records = new ArrayList<>();
-        List<String> record = new ArrayList<>();
-        StringBuilder field = new StringBuilder();
-        boolean quoted = false;
-        boolean any = false;
-        String t = text.startsWith("\uFEFF") ? text.substring(1) : text;
-        for (int i = 0; i < t.length(); i++) {
-            char ch = t.charAt(i);
-            if (quoted) {
-                if (ch == '"') {
-                    if (i + 1 < t.length() && t.charAt(i + 1) == '"') {
-                        field.append('"');
-                        i++;
-                    } else {
-                        quoted = false;
-                    }
-                } else {
-                    field.append(ch);
-                }
-                continue;
-            }
-            switch (ch) {
-                case '"' -> { quoted = true; any = true; }
-                case ',' -> { record.add(field.toString()); field.setLength(0); any = true; }
-                case '\r' -> { }
-                case '\n' -> {
-                    if (any || field.length() > 0) {
-                        record.add(field.toString());
-                        records.add(record);
-                    }
-                    record = new ArrayList<>();
-                    field.setLength(0);
-                    any = false;
-                }
-                default -> { field.append(ch); any = true; }
-            }
-        }
-        if (quoted) {
-            throw new IllegalArgumentException("the CSV ends inside a quoted field");
-        }
-        if (any || field.length() > 0) {
-            record.add(field.toString());
-            records.add(record);
-        }
-        if (records.isEmpty()) {
-            return List.of();
-        }
-        List<String> header = records.get(0).stream().map(h -> h.strip().toLowerCase(Locale.ROOT)).toList();
-        List<Map<String, String>> out = new ArrayList<>();
-        for (int r = 1; r < records.size(); r++) {
-            List<String> values = records.get(r);
-            if (values.size() != header.size()) {
-                throw new IllegalArgumentException("CSV row " + r + " has " + values.size() + " fields; the header has "
-                    + header.size());
-            }
-            Map<String, String> row = new LinkedHashMap<>();
-            for (int c = 0; c < header.size(); c++) {
-                row.put(header.get(c), values.get(c));
-            }
-            out.add(row);
+            out.add(new CsvTable.Row(i + 1, row));
         }
         return out;
     }

@@ -55,7 +55,7 @@ class TaxonomyImportTest {
             .hasMessageContaining("line 2").hasMessageContaining("S, A or B");
         assertThatThrownBy(() -> csv("text,intent,priority\n\"open,x,S\n", Map.of()))
             .hasMessageContaining("line 2").hasMessageContaining("not closed");
-        assertThatThrownBy(() -> csv("text,label\n", Map.of())).hasMessageContaining("line 1");
+        assertThatThrownBy(() -> csv("text,category\n", Map.of())).hasMessageContaining("line 1");
         assertThatThrownBy(() -> csv("text,intent,priority\na,Bad Key!,S\n", Map.of())).hasMessageContaining("line 2");
         assertThatThrownBy(() -> csv("", Map.of())).hasMessageContaining("empty");
         assertThatThrownBy(() -> csv("text,intent,priority\n", Map.of())).hasMessageContaining("no intents");

@@ -49,6 +49,8 @@ class PairFileTest {
         assertThatThrownBy(() -> PairFile.parse("a,b,same\nx,y,yes\nx,y,no\n", PairFile.Format.CSV, 1))
             .hasMessageContaining("at most 1");
         assertThatThrownBy(() -> PairFile.parse("a,b,same\nx,y\n", PairFile.Format.CSV, 10))
-            .hasMessageContaining("CSV row 1");
+            .hasMessageContaining("pair 1").hasMessageContaining("'same'").hasMessageContaining("line 2");
+        assertThatThrownBy(() -> PairFile.parse("a,b,same\nx,y,yes\n\"x, still open,y,no\n", PairFile.Format.CSV, 10))
+            .hasMessageContaining("line 3").hasMessageContaining("quoted field is not closed");
     }
 }

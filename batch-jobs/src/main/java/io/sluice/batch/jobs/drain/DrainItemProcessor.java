@@ -4,11 +4,15 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 import io.sluice.batch.queue.ClaimedItem;
+import io.sluice.batch.tasks.TaskType;
 import io.sluice.batch.yield.BatchLaneThrottle;
+import io.sluice.governance.degradation.DegradationControl;
 import io.sluice.governance.gateway.Lane;
 import io.sluice.governance.gateway.LlmGateway;
 import io.sluice.governance.gateway.LlmOutcome;
+import io.sluice.governance.gateway.LlmParameters;
 import io.sluice.governance.gateway.LlmRequest;
+import io.sluice.governance.gateway.RequestType;
 
 import org.springframework.batch.infrastructure.item.ItemProcessor;
 import org.springframework.beans.factory.ObjectProvider;
@@ -27,9 +31,17 @@ public class DrainItemProcessor implements ItemProcessor<ClaimedItem, DrainResul
     private final int maxTokens;
     private final Duration saturatedDelay;
     private final Duration throttleWait;
+    private final ObjectProvider<DegradationControl> degradation;
 
     public DrainItemProcessor(ObjectProvider<LlmGateway> gateway, PromptBuilder prompts, BatchLaneThrottle throttle,
             int maxTokens, Duration saturatedDelay, Duration throttleWait) {
+        this(gateway, prompts, throttle, maxTokens, saturatedDelay, throttleWait, null);
+    }
+
+    /** @param degradation the level whose batch-lane temperature / top_p the calls use (null or absent: none sent) */
+    public DrainItemProcessor(ObjectProvider<LlmGateway> gateway, PromptBuilder prompts, BatchLaneThrottle throttle,
+            int maxTokens, Duration saturatedDelay, Duration throttleWait, ObjectProvider<DegradationControl> degradation) {
+        this.degradation = degradation;
         this.gateway = gateway;
         this.prompts = prompts;
         this.throttle = throttle;
@@ -41,6 +53,10 @@ public class DrainItemProcessor implements ItemProcessor<ClaimedItem, DrainResul
     @Override
     public DrainResult process(ClaimedItem item) throws Exception {
         PromptBuilder.Prompt prompt = prompts.build(item);
+        if (prompt.direct() != null) {
+            // nothing relevant in the knowledge base: the honest no-answer, no model asked to guess
+            return new DrainResult.Completed(item, prompt.subject(), prompt.direct(), PromptBuilder.NO_ANSWER_MODEL);
+        }
         LlmGateway llm = gateway.getIfAvailable();
         if (llm == null) {
             return new DrainResult.Failed(item, "no LLM gateway is configured on worker " + item.owner());
@@ -50,7 +66,8 @@ public class DrainItemProcessor implements ItemProcessor<ClaimedItem, DrainResul
         }
         LlmOutcome outcome;
         try {
-            outcome = llm.call(new LlmRequest(Lane.BATCH, null, prompt.messages(), maxTokens, null));
+            outcome = llm.call(new LlmRequest(Lane.BATCH, null, prompt.messages(), maxTokens, null, null, sampling(),
+                requestType(item.type())));
         } finally {
             throttle.release();
         }
@@ -68,5 +85,19 @@ public class DrainItemProcessor implements ItemProcessor<ClaimedItem, DrainResul
         LlmOutcome.Degraded degraded = (LlmOutcome.Degraded) outcome;
         return new DrainResult.Failed(item,
             "LLM degraded: " + degraded.reason() + (degraded.detail() == null ? "" : ": " + degraded.detail()));
+    }
+
+    /** What a queued item's call is for, for the token allocation by type. */
+    static RequestType requestType(String taskType) {
+        return TaskType.fromWire(taskType).map(t -> switch (t) {
+            case SUMMARIZE_CONVERSATION, SUMMARIZE_DOCUMENT -> RequestType.SUMMARY;
+            case DEFERRED_ANSWER -> RequestType.DEFERRED_ANSWER;
+        }).orElse(RequestType.OTHER);
+    }
+
+    /** The level's batch-lane temperature / top_p (the one level→knobs map). */
+    private LlmParameters sampling() {
+        DegradationControl control = degradation == null ? null : degradation.getIfAvailable();
+        return control == null ? LlmParameters.NONE : control.knobs().parameters(Lane.BATCH, LlmParameters.NONE);
     }
 }

@@ -6,6 +6,9 @@ import io.sluice.batch.queue.LeaseKeeper;
 import io.sluice.batch.queue.WorkQueue;
 import io.sluice.batch.yield.BatchLaneThrottle;
 import io.sluice.governance.gateway.LlmGateway;
+import io.sluice.knowledge.chain.RetrievalChain;
+import io.sluice.knowledge.chain.RetrievalPlan;
+import io.sluice.semantics.relevance.RelevanceModel;
 
 import org.springframework.batch.core.configuration.annotation.StepScope;
 import org.springframework.batch.core.job.Job;
@@ -90,9 +93,27 @@ public class DrainJobConfiguration {
 
     @Bean
     DrainItemProcessor drainItemProcessor(ObjectProvider<LlmGateway> gateway, JdbcTemplate jdbc,
-            BatchLaneThrottle throttle, SluiceBatchProperties properties) {
-        return new DrainItemProcessor(gateway, new PromptBuilder(jdbc, properties.drain().maxInputChars()), throttle,
-            properties.drain().maxTokens(), properties.queue().saturatedDelay(), properties.queue().lease().dividedBy(2));
+            BatchLaneThrottle throttle, SluiceBatchProperties properties, ObjectProvider<RetrievalChain> chain,
+            ObjectProvider<RetrievalPlan> plan, ObjectProvider<RelevanceModel> relevance,
+            ObjectProvider<io.sluice.governance.degradation.DegradationControl> degradation) {
+        return new DrainItemProcessor(gateway, new PromptBuilder(jdbc, properties.drain().maxInputChars(),
+            grounding(chain.getIfAvailable(), plan.getIfAvailable(), relevance.getIfAvailable()), PASSAGE_CHARS), throttle,
+            properties.drain().maxTokens(), properties.queue().saturatedDelay(), properties.queue().lease().dividedBy(2),
+            degradation);
+    }
+
+    /** Longest passage text in a deferred answer's prompt (the online F4 default). */
+    static final int PASSAGE_CHARS = 1200;
+
+    /**
+     * Deferred answers retrieve like the online tiers: the knowledge chain with the default plan (top-k of
+     * L0) and the relevance bars in service. Without a knowledge module here: none (prompt-only rules).
+     */
+    static PromptBuilder.Grounding grounding(RetrievalChain chain, RetrievalPlan plan, RelevanceModel relevance) {
+        if (chain == null || plan == null) {
+            return null;
+        }
+        return question -> chain.retrieve(question, relevance == null ? plan : relevance.apply(plan));
     }
 
     @Bean

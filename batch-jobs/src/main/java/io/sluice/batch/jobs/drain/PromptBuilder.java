@@ -10,6 +10,10 @@ import io.sluice.batch.jobs.drain.DrainResult.Subject;
 import io.sluice.batch.queue.ClaimedItem;
 import io.sluice.batch.tasks.TaskType;
 import io.sluice.governance.gateway.LlmMessage;
+import io.sluice.knowledge.answer.AnswerLanguage;
+import io.sluice.knowledge.answer.GroundedPrompt;
+import io.sluice.knowledge.answer.NoAnswer;
+import io.sluice.knowledge.chain.RetrievalResult;
 
 import org.springframework.jdbc.core.JdbcTemplate;
 
@@ -23,16 +27,49 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public class PromptBuilder {
 
-    /** A prompt and what its answer belongs to. */
-    public record Prompt(Subject subject, List<LlmMessage> messages) {
+    /**
+     * A prompt and what its answer belongs to.
+     *
+     * @param direct an answer that needs no LLM call (the honest no-answer when nothing relevant was
+     *               retrieved), or null
+     */
+    public record Prompt(Subject subject, List<LlmMessage> messages, String direct) {
+        public Prompt(Subject subject, List<LlmMessage> messages) {
+            this(subject, messages, null);
+        }
     }
+
+    /**
+     * Retrieval for deferred answers: the knowledge chain with the relevance bars in service, as the online
+     * tiers use it (wired in {@link DrainJobConfiguration}).
+     */
+    @FunctionalInterface
+    public interface Grounding {
+        RetrievalResult retrieve(String question);
+    }
+
+    /** The model name stored with a deferred answer that was the honest no-answer (no LLM call). */
+    public static final String NO_ANSWER_MODEL = "none:no-relevant-passage";
 
     private final JdbcTemplate jdbc;
     private final int maxInputChars;
+    private final Grounding grounding;
+    private final int passageChars;
 
     public PromptBuilder(JdbcTemplate jdbc, int maxInputChars) {
+        this(jdbc, maxInputChars, null, 1200);
+    }
+
+    /**
+     * @param grounding    retrieval for deferred answers; null = no knowledge base here (the prompt still
+     *                     forbids inventing policies)
+     * @param passageChars longest passage text in a deferred answer's prompt (as F4's)
+     */
+    public PromptBuilder(JdbcTemplate jdbc, int maxInputChars, Grounding grounding, int passageChars) {
         this.jdbc = jdbc;
         this.maxInputChars = maxInputChars;
+        this.grounding = grounding;
+        this.passageChars = passageChars;
     }
 
     public Prompt build(ClaimedItem item) {
@@ -98,10 +135,26 @@ public class PromptBuilder {
         }
         UUID conversation = payload.hasNonNull("conversationId") ? uuid(payload, "conversationId") : null;
         String locale = payload.path("locale").asString("");
-        return new Prompt(new DeferredAnswer(item.ticket(), conversation, question), List.of(
-            LlmMessage.system("You are a customer-service assistant answering a question that was queued while the"
-                + " service was busy. Answer accurately and briefly; say so if you are not sure."
-                + (locale.isBlank() ? "" : " Answer in " + locale + ".")),
+        DeferredAnswer subject = new DeferredAnswer(item.ticket(), conversation, question);
+        AnswerLanguage language = AnswerLanguage.of(question);
+        String answerIn = locale.isBlank() ? "\n" + language.instruction() : "\nAnswer in " + locale + ".";
+        if (grounding == null) {
+            return new Prompt(subject, List.of(
+                LlmMessage.system("You are a customer-service assistant answering a question that was queued while"
+                    + " the service was busy. Answer accurately and briefly. Never invent policies, amounts or dates;"
+                    + " if you are not sure, say so and suggest contacting a human agent." + answerIn),
+                LlmMessage.user(clip(question))));
+        }
+        // grounded like the online F4 tier: the chain's passages above the relevance bars, the same prompt;
+        // nothing relevant anywhere = the same honest no-answer as online, without asking the model to guess
+        RetrievalResult retrieved = grounding.retrieve(question);
+        if (!retrieved.found()) {
+            return new Prompt(subject, List.of(), NoAnswer.text(language));
+        }
+        return new Prompt(subject, List.of(
+            LlmMessage.system("This question was queued while the service was busy; answer it fully now.\n"
+                + GroundedPrompt.FULL_SYSTEM_PROMPT.formatted(GroundedPrompt.numbered(retrieved.passages(), passageChars))
+                + answerIn),
             LlmMessage.user(clip(question))));
     }
 

@@ -20,4 +20,10 @@ public class GatewayKeysConfiguration {
     RequestLog gatewayRequestLog(JdbcClient jdbc, KeyBudgetProperties properties) {
         return new RequestLog(jdbc, properties);
     }
+
+    /** Closed at shutdown (destroy method inferred from close()): writes what is still queued. */
+    @Bean
+    GatewayWriteBehind gatewayWriteBehind(RequestLog requestLog, KeyBudgets budgets, KeyBudgetProperties properties) {
+        return new GatewayWriteBehind(requestLog, budgets, properties);
+    }
 }

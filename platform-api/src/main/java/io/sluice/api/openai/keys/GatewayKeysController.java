@@ -47,7 +47,8 @@ public class GatewayKeysController {
 
     /** What a policy looks like on the wire. */
     public record PolicyView(List<String> allowedModels, Long dailyTokens, Long monthlyTokens, BigDecimal dailyCost,
-            BigDecimal monthlyCost, boolean allowDegraded, KeyBudgets.Spend today, KeyBudgets.Spend thisMonth) {
+            BigDecimal monthlyCost, boolean allowDegraded, boolean semanticCache, KeyBudgets.Spend today,
+            KeyBudgets.Spend thisMonth) {
     }
 
     @GetMapping("/keys/{clientId}/policy")
@@ -56,7 +57,7 @@ public class GatewayKeysController {
         KeyPolicy p = budgets.policy(clientId);
         KeyBudgets.Spend[] spent = budgets.spent(clientId);
         return new PolicyView(p.allowedModels(), p.dailyTokens(), p.monthlyTokens(), p.dailyCost(), p.monthlyCost(),
-            p.allowDegraded(), spent[0], spent[1]);
+            p.allowDegraded(), p.semanticCache(), spent[0], spent[1]);
     }
 
     @PutMapping(path = "/keys/{clientId}/policy", consumes = MediaType.APPLICATION_JSON_VALUE)

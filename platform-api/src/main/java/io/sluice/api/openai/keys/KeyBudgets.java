@@ -7,10 +7,15 @@ import java.time.Duration;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 
@@ -18,7 +23,13 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * Per-key model scopes and token/cost budgets per UTC day and month, and the spend they are measured
  * against (PostgreSQL: gateway_key_policy, gateway_spend). Policies and today's/this month's spend are
  * cached for {@code policy-cache-ttl}, so a check costs no query on most calls; the spend itself is added
- * on every answer, per key, user, model and provider.
+ * on every answer, per key, user, model and provider, and to the cached totals at once.
+ *
+ * <p>With {@code write-behind} on, an answer's spend is added up in memory per key, user, day, model and
+ * provider, and {@link #flush()} writes those sums in one upsert — every {@code flush-every}
+ * ({@link GatewayWriteBehind}), on shutdown, and before any read of the spend here (a budget check whose
+ * cached totals ran out, the spend API, the console), so a read sees every answer that ended before it.
+ * Sums that fail to be written stay for the next flush.
  */
 public class KeyBudgets {
 
@@ -50,11 +61,35 @@ public class KeyBudgets {
     private record Cached<T>(T value, long atNanos) {
     }
 
+    /** One row of gateway_spend, as its primary key. */
+    private record SpendKey(long clientId, String userId, LocalDate day, String model, String provider) {
+    }
+
+    /** What is added to a spend row. */
+    private record Added(long requests, long promptTokens, long completionTokens, BigDecimal cost) {
+        Added plus(Added more) {
+            return new Added(requests + more.requests, promptTokens + more.promptTokens,
+                completionTokens + more.completionTokens, cost.add(more.cost));
+        }
+
+        Spend addedTo(Spend spend) {
+            return new Spend(spend.requests() + requests, spend.promptTokens() + promptTokens,
+                spend.completionTokens() + completionTokens, spend.cost().add(cost));
+        }
+    }
+
+    /** Spend rows per upsert: 9 parameters each. */
+    static final int BATCH_ROWS = 500;
+
+    private static final Logger log = LoggerFactory.getLogger(KeyBudgets.class);
+
     private final JdbcClient jdbc;
     private final KeyBudgetProperties properties;
     private final Clock clock;
     private final Map<Long, Cached<KeyPolicy>> policies = new ConcurrentHashMap<>();
     private final Map<Long, Cached<Spend[]>> spends = new ConcurrentHashMap<>();
+    private final Map<SpendKey, Added> pending = new ConcurrentHashMap<>();
+    private final ReentrantLock flushing = new ReentrantLock();
 
     public KeyBudgets(JdbcClient jdbc, KeyBudgetProperties properties, Clock clock) {
         this.jdbc = jdbc;
@@ -72,13 +107,15 @@ public class KeyBudgets {
             return cached.value();
         }
         KeyPolicy policy = jdbc.sql("""
-                SELECT allowed_models, daily_tokens, monthly_tokens, daily_cost, monthly_cost, allow_degraded
+                SELECT allowed_models, daily_tokens, monthly_tokens, daily_cost, monthly_cost, allow_degraded,
+                       semantic_cache
                 FROM gateway_key_policy WHERE client_id = ?""")
             .param(clientId)
             .query((rs, n) -> {
                 Array models = rs.getArray(1);
                 return new KeyPolicy(models == null ? List.of() : Arrays.asList((String[]) models.getArray()),
-                    (Long) rs.getObject(2), (Long) rs.getObject(3), rs.getBigDecimal(4), rs.getBigDecimal(5), rs.getBoolean(6));
+                    (Long) rs.getObject(2), (Long) rs.getObject(3), rs.getBigDecimal(4), rs.getBigDecimal(5), rs.getBoolean(6),
+                    rs.getBoolean(7));
             })
             .optional().orElse(KeyPolicy.OPEN);
         policies.put(clientId, new Cached<>(policy, System.nanoTime()));
@@ -90,14 +127,14 @@ public class KeyBudgets {
         KeyPolicy before = policy(clientId);
         jdbc.sql("""
                 INSERT INTO gateway_key_policy (client_id, allowed_models, daily_tokens, monthly_tokens, daily_cost,
-                                                monthly_cost, allow_degraded, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, now())
+                                                monthly_cost, allow_degraded, semantic_cache, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, now())
                 ON CONFLICT (client_id) DO UPDATE SET allowed_models = EXCLUDED.allowed_models,
                     daily_tokens = EXCLUDED.daily_tokens, monthly_tokens = EXCLUDED.monthly_tokens,
                     daily_cost = EXCLUDED.daily_cost, monthly_cost = EXCLUDED.monthly_cost,
-                    allow_degraded = EXCLUDED.allow_degraded, updated_at = now()""")
+                    allow_degraded = EXCLUDED.allow_degraded, semantic_cache = EXCLUDED.semantic_cache, updated_at = now()""")
             .params(clientId, policy.allowedModels().toArray(String[]::new), policy.dailyTokens(), policy.monthlyTokens(),
-                policy.dailyCost(), policy.monthlyCost(), policy.allowDegraded())
+                policy.dailyCost(), policy.monthlyCost(), policy.allowDegraded(), policy.semanticCache())
             .update();
         policies.remove(clientId);
         return before;
@@ -135,20 +172,81 @@ public class KeyBudgets {
 
     /** Adds one answer's tokens and cost to the key's spend (and to the cached totals at once). */
     public void record(long clientId, String userId, String model, String provider, int promptTokens, int completionTokens) {
-        BigDecimal cost = properties.cost(model, promptTokens, completionTokens);
-        jdbc.sql("""
-                INSERT INTO gateway_spend (client_id, user_id, day, model, provider, requests, prompt_tokens,
-                                           completion_tokens, cost)
-                VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?)
-                ON CONFLICT (client_id, day, user_id, model, provider) DO UPDATE SET
-                    requests = gateway_spend.requests + 1,
-                    prompt_tokens = gateway_spend.prompt_tokens + EXCLUDED.prompt_tokens,
-                    completion_tokens = gateway_spend.completion_tokens + EXCLUDED.completion_tokens,
-                    cost = gateway_spend.cost + EXCLUDED.cost""")
-            .params(clientId, userId, today(), model == null ? "unknown" : model, provider == null ? "default" : provider,
-                promptTokens, completionTokens, cost)
-            .update();
-        spends.remove(clientId);
+        SpendKey key = new SpendKey(clientId, userId, today(), model == null ? "unknown" : model,
+            provider == null ? "default" : provider);
+        Added added = new Added(1, promptTokens, completionTokens, properties.cost(model, promptTokens, completionTokens));
+        KeyBudgetProperties.WriteBehind writeBehind = properties.writeBehind();
+        if (!writeBehind.enabled() || pending.size() >= writeBehind.maxPending() && !pending.containsKey(key)) {
+            upsert(List.of(Map.entry(key, added))); // off, or PostgreSQL is behind: this call writes its own
+            spends.remove(clientId);
+            return;
+        }
+        pending.merge(key, added, Added::plus);
+        spends.computeIfPresent(clientId, (id, cached) -> new Cached<>(
+            new Spend[] {added.addedTo(cached.value()[0]), added.addedTo(cached.value()[1])}, cached.atNanos()));
+    }
+
+    /** Spend rows added up and not yet written. */
+    public int pending() {
+        return pending.size();
+    }
+
+    /**
+     * Writes every spend sum still in memory (one flush at a time, so a read that flushes also waits for a
+     * flush already under way); a sum that fails to be written is added back for the next flush.
+     */
+    public void flush() {
+        if (pending.isEmpty() && !flushing.isLocked()) {
+            return;
+        }
+        flushing.lock();
+        try {
+            var keys = pending.keySet().iterator();
+            GatewayWriteBehind.inBatches(() -> {
+                while (keys.hasNext()) {
+                    SpendKey key = keys.next();
+                    Added added = pending.remove(key);
+                    if (added != null) {
+                        return Map.entry(key, added);
+                    }
+                }
+                return null;
+            }, BATCH_ROWS, this::write);
+        } finally {
+            flushing.unlock();
+        }
+    }
+
+    private void write(List<Map.Entry<SpendKey, Added>> batch) {
+        try {
+            upsert(batch);
+        } catch (RuntimeException e) {
+            batch.forEach(row -> pending.merge(row.getKey(), row.getValue(), Added::plus));
+            log.warn("gateway spend: {} rows not written, kept for the next flush: {}", batch.size(), e.toString());
+        }
+    }
+
+    /** One statement for distinct rows (a row may appear once per upsert). */
+    private void upsert(List<Map.Entry<SpendKey, Added>> rows) {
+        StringBuilder sql = new StringBuilder("""
+            INSERT INTO gateway_spend (client_id, user_id, day, model, provider, requests, prompt_tokens,
+                                       completion_tokens, cost) VALUES """);
+        List<Object> params = new ArrayList<>(rows.size() * 9);
+        for (Map.Entry<SpendKey, Added> row : rows) {
+            SpendKey k = row.getKey();
+            Added a = row.getValue();
+            sql.append(params.isEmpty() ? "" : ", ").append("(?, ?, ?, ?, ?, ?, ?, ?, ?)");
+            params.addAll(List.of(k.clientId(), k.userId(), k.day(), k.model(), k.provider(), a.requests(),
+                a.promptTokens(), a.completionTokens(), a.cost()));
+        }
+        sql.append("""
+
+             ON CONFLICT (client_id, day, user_id, model, provider) DO UPDATE SET
+                requests = gateway_spend.requests + EXCLUDED.requests,
+                prompt_tokens = gateway_spend.prompt_tokens + EXCLUDED.prompt_tokens,
+                completion_tokens = gateway_spend.completion_tokens + EXCLUDED.completion_tokens,
+                cost = gateway_spend.cost + EXCLUDED.cost""");
+        jdbc.sql(sql.toString()).params(params).update();
     }
 
     /** Today's and this month's spend of a key: [day, month]. */
@@ -157,6 +255,7 @@ public class KeyBudgets {
         if (cached != null && fresh(cached.atNanos())) {
             return cached.value();
         }
+        flush();
         LocalDate today = today();
         Spend day = sum(clientId, today, today);
         Spend month = sum(clientId, today.withDayOfMonth(1), today);
@@ -167,6 +266,7 @@ public class KeyBudgets {
 
     /** Spend rows of a key between two days (inclusive), newest first, per user, model and provider. */
     public List<SpendRow> rows(long clientId, LocalDate from, LocalDate to) {
+        flush();
         return jdbc.sql("""
                 SELECT day, user_id, model, provider, requests, prompt_tokens, completion_tokens, cost
                 FROM gateway_spend WHERE client_id = ? AND day BETWEEN ? AND ?
@@ -174,6 +274,27 @@ public class KeyBudgets {
             .params(clientId, from, to)
             .query((rs, n) -> new SpendRow(rs.getObject(1, LocalDate.class), rs.getString(2), rs.getString(3),
                 rs.getString(4), rs.getLong(5), rs.getLong(6), rs.getLong(7), rs.getBigDecimal(8)))
+            .list();
+    }
+
+    /** Spend of one key and user over a period (the console's table). */
+    public record KeyUserSpend(long clientId, String clientName, String userId, long requests, long promptTokens,
+            long completionTokens, BigDecimal cost) {
+    }
+
+    /** Every key's spend per user from {@code from} to today (UTC), the highest cost and tokens first. */
+    public List<KeyUserSpend> byKeyAndUser(LocalDate from, int limit) {
+        flush();
+        return jdbc.sql("""
+                SELECT s.client_id, c.name, s.user_id, sum(s.requests), sum(s.prompt_tokens), sum(s.completion_tokens),
+                       sum(s.cost) AS cost
+                FROM gateway_spend s JOIN api_client c ON c.id = s.client_id
+                WHERE s.day >= ?
+                GROUP BY s.client_id, c.name, s.user_id
+                ORDER BY cost DESC, sum(s.prompt_tokens + s.completion_tokens) DESC LIMIT ?""")
+            .params(from, limit)
+            .query((rs, n) -> new KeyUserSpend(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getLong(4), rs.getLong(5),
+                rs.getLong(6), rs.getBigDecimal(7)))
             .list();
     }
 

@@ -9,11 +9,19 @@ import java.util.List;
  * @param allowedModels route keys or model names it may call (empty = every model)
  * @param dailyTokens   tokens per UTC day (null = no budget); likewise monthly, and cost in the price table's unit
  * @param allowDegraded whether its /v1 calls get degraded (F1) answers instead of 503/504 errors
+ * @param semanticCache whether its /v1 calls that are one standalone user turn may be answered from the
+ *                      semantic cache (and fill it), through the chat's verifier
  */
 public record KeyPolicy(List<String> allowedModels, Long dailyTokens, Long monthlyTokens, BigDecimal dailyCost,
-        BigDecimal monthlyCost, boolean allowDegraded) {
+        BigDecimal monthlyCost, boolean allowDegraded, boolean semanticCache) {
 
-    public static final KeyPolicy OPEN = new KeyPolicy(List.of(), null, null, null, null, false);
+    public static final KeyPolicy OPEN = new KeyPolicy(List.of(), null, null, null, null, false, false);
+
+    /** A policy without the semantic cache. */
+    public KeyPolicy(List<String> allowedModels, Long dailyTokens, Long monthlyTokens, BigDecimal dailyCost,
+            BigDecimal monthlyCost, boolean allowDegraded) {
+        this(allowedModels, dailyTokens, monthlyTokens, dailyCost, monthlyCost, allowDegraded, false);
+    }
 
     public KeyPolicy {
         allowedModels = allowedModels == null ? List.of() : List.copyOf(allowedModels);
