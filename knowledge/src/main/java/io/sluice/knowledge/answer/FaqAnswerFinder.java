@@ -80,6 +80,18 @@ public class FaqAnswerFinder {
          * where the entry's second-best variant was the strongest lever (+0.08 hit@1 on the sample FAQ).
          */
         public static final Ranking ENGLISH = new Ranking(0.5, 0.05, 1.0, 10);
+        /**
+         * Latin-script questions on the English route with BGE-small-en v1.5: the best on the English tune
+         * queries. Its cosines lie closer together than MiniLM's, so the BM25 share (0-1) outweighed them and
+         * is left out; the second variant still helps. docs/benchmarks-knowledge.md.
+         */
+        public static final Ranking ENGLISH_BGE = new Ranking(0.5, 0, 0.75, 10);
+
+        /** The English route's ranking for this English model (by its id; MiniLM's for unknown ones). */
+        public static Ranking english(Embedder model) {
+            return model != null && model.modelId().startsWith(io.sluice.knowledge.embedding.OnnxBgeEnEmbedder.MODEL_ID)
+                ? ENGLISH_BGE : ENGLISH;
+        }
 
         public Ranking {
             if (answerWeight < 0 || lexicalWeight < 0 || supportWeight < 0 || pool < CANDIDATES || pool > 50) {
@@ -100,6 +112,11 @@ public class FaqAnswerFinder {
     private final Embedder english;
     private final Ranking main;
     private final Ranking englishRoute;
+    /**
+     * Prefix of the question when its cosine to the answers is computed on the English route (a retrieval
+     * instruction some models are trained with for short-query → passage search); null = the question as is.
+     */
+    private final String answerInstruction;
     /** Vectors of entry texts and answers for the ranking, per snapshot version and model (filled lazily). */
     private volatile TextVectors vectors = new TextVectors(-1, new java.util.concurrent.ConcurrentHashMap<>());
 
@@ -112,7 +129,7 @@ public class FaqAnswerFinder {
 
     /** @param english the English model for Latin-script questions (null: the main model for all) */
     public FaqAnswerFinder(RetrievalChain chain, FaqSnapshotService snapshots, Embedder embedder, Embedder english) {
-        this(chain, snapshots, embedder, english, Ranking.MAIN, Ranking.ENGLISH);
+        this(chain, snapshots, embedder, english, Ranking.MAIN, Ranking.english(english));
     }
 
     /**
@@ -121,12 +138,19 @@ public class FaqAnswerFinder {
      */
     public FaqAnswerFinder(RetrievalChain chain, FaqSnapshotService snapshots, Embedder embedder, Embedder english,
             Ranking main, Ranking englishRoute) {
+        this(chain, snapshots, embedder, english, main, englishRoute, null);
+    }
+
+    /** @param answerInstruction prefix of English-route questions compared with answers (null: none) */
+    public FaqAnswerFinder(RetrievalChain chain, FaqSnapshotService snapshots, Embedder embedder, Embedder english,
+            Ranking main, Ranking englishRoute, String answerInstruction) {
         this.chain = chain;
         this.snapshots = snapshots;
         this.embedder = embedder;
         this.english = english;
         this.main = main;
         this.englishRoute = englishRoute;
+        this.answerInstruction = answerInstruction == null || answerInstruction.isEmpty() ? null : answerInstruction;
     }
 
     /** The ranking this question gets: by the model that embeds it (English route or main). */
@@ -289,10 +313,12 @@ public class FaqAnswerFinder {
                     .filter(a -> !cache.containsKey(prefix + a)).toList());
             }
             Map<Candidate, Double> fused = new java.util.HashMap<>(partial);
+            float[] qa = onEnglish && answerInstruction != null && ranking.answerWeight() > 0
+                ? model.embed(answerInstruction + question) : q;
             for (Candidate c : leading) {
                 double[] b = best2.get(c);
                 double answer = ranking.answerWeight() > 0
-                    ? io.sluice.knowledge.embedding.Vectors.dot(q, cache.get(prefix + c.entry().answer())) : 0;
+                    ? io.sluice.knowledge.embedding.Vectors.dot(qa, cache.get(prefix + c.entry().answer())) : 0;
                 // leading candidates rank above the rest whatever their answer cosine (it is >= -1)
                 fused.put(c, LEADING + ranking.fuse(b[0], b[1], answer, bm25.getOrDefault(c.key(), 0.0)));
             }

@@ -131,15 +131,27 @@ class FaqRankingEvaluationTest {
                 out.put(split + " snapshot", measure(queries, q -> snapshotKeys(bed, q)));
                 out.put(split + " chain " + DEFAULT, measure(queries, chain(bed.finder)));
                 for (Ranking r : rankings) {
+                    if (r != Ranking.ANSWER_ONLY && !split.startsWith("tune")) {
+                        continue; // the grid is for choosing weights: tune queries only, held-out never seen
+                    }
                     FaqAnswerFinder finder = new FaqAnswerFinder(bed.chain, bed.snapshots, bed.embedder,
                         io.sluice.knowledge.support.SharedEmbedder.english(), r, r);
                     out.put(split + " chain " + label(r), measure(queries, chain(finder)));
+                    if (r != Ranking.ANSWER_ONLY && r.answerWeight() > 0 && INSTRUCTION != null) {
+                        FaqAnswerFinder instructed = new FaqAnswerFinder(bed.chain, bed.snapshots, bed.embedder,
+                            io.sluice.knowledge.support.SharedEmbedder.english(), r, r, INSTRUCTION);
+                        out.put(split + " chain " + label(r) + " +instruction", measure(queries, chain(instructed)));
+                    }
                 }
             }
         }
-        out.forEach((k, v) -> System.out.printf(Locale.ROOT, "%-14s %-60s %s%n", name, k, v));
+        String model = io.sluice.knowledge.support.SharedEmbedder.ENGLISH_MODEL;
+        out.forEach((k, v) -> System.out.printf(Locale.ROOT, "%-14s %-20s %-75s %s%n", name, model, k, v));
         return out;
     }
+
+    /** {@code -Dfaq.instruction=...}: the grid also tries this prefix on English-route questions compared with answers. */
+    static final String INSTRUCTION = System.getProperty("faq.instruction");
 
     static String label(Ranking r) {
         return String.format(Locale.ROOT, "a=%.2f l=%.2f s=%.2f pool=%d", r.answerWeight(), r.lexicalWeight(),
@@ -147,7 +159,8 @@ class FaqRankingEvaluationTest {
     }
 
     /** The shipped rankings (per route: {@link Ranking#MAIN}, {@link Ranking#ENGLISH}), as the chat uses them. */
-    static final String DEFAULT = "default (main " + label(Ranking.MAIN) + ", English " + label(Ranking.ENGLISH) + ")";
+    static final String DEFAULT = "default (main " + label(Ranking.MAIN) + ", English "
+        + label(Ranking.english(io.sluice.knowledge.support.SharedEmbedder.english())) + ")";
 
     static List<Ranking> rankings() {
         List<Ranking> out = new ArrayList<>(List.of(Ranking.ANSWER_ONLY));

@@ -7,7 +7,7 @@ import io.sluice.knowledge.embedding.CachingEmbedder;
 import io.sluice.knowledge.embedding.Embedder;
 import io.sluice.knowledge.embedding.NormalizingEmbedder;
 import io.sluice.knowledge.embedding.OnnxBgeEmbedder;
-import io.sluice.knowledge.embedding.OnnxMiniLmEmbedder;
+import io.sluice.knowledge.embedding.EnglishModels;
 
 /** One ONNX model for all tests in the JVM (it takes seconds to load), behind the same front as production. */
 public final class SharedEmbedder {
@@ -18,7 +18,11 @@ public final class SharedEmbedder {
         return t;
     });
     private static final Embedder INSTANCE = new NormalizingEmbedder(new CachingEmbedder(new OnnxBgeEmbedder(16, POOL), 2048));
-    private static final Embedder ENGLISH = new NormalizingEmbedder(new CachingEmbedder(new OnnxMiniLmEmbedder(16, POOL), 2048));
+    /** The English model: the shipped default, or {@code -Dsluice.test.english-model=<id>} (evaluations). */
+    public static final String ENGLISH_MODEL = EnglishModels.canonical(System.getProperty("sluice.test.english-model",
+        EnglishModels.DEFAULT));
+    private static final Embedder ENGLISH = new NormalizingEmbedder(new CachingEmbedder(
+        EnglishModels.create(ENGLISH_MODEL, 16, POOL, true), 2048));
 
     private SharedEmbedder() {
     }
@@ -27,7 +31,7 @@ public final class SharedEmbedder {
         return INSTANCE;
     }
 
-    /** The English model (all-MiniLM-L6-v2) for Latin-script texts in Lucene. */
+    /** The English model for Latin-script texts (Lucene KNN, FAQ snapshot, F1 ranking). */
     public static Embedder english() {
         return ENGLISH;
     }
