@@ -15,7 +15,7 @@ import io.sluice.api.intent.IntentFeatures;
 import io.sluice.api.intent.RuleIntentClassifier;
 import io.sluice.knowledge.embedding.NormalizingEmbedder;
 import io.sluice.knowledge.embedding.OnnxBgeEmbedder;
-import io.sluice.knowledge.embedding.OnnxMiniLmEmbedder;
+import io.sluice.knowledge.embedding.EnglishModels;
 import io.sluice.semantics.files.CsvTable;
 import io.sluice.semantics.intent.IntentDefinition;
 import io.sluice.semantics.intent.TaxonomyImport;
@@ -41,7 +41,7 @@ final class IntentBenchData {
         });
         // memoize=false: the process-wide embedding memo would turn a repeated message into a lookup
         return new IntentFeatures(new NormalizingEmbedder(new OnnxBgeEmbedder(32, pool, false)),
-            new NormalizingEmbedder(new OnnxMiniLmEmbedder(32, pool, false)), new RuleIntentClassifier());
+            new NormalizingEmbedder(EnglishModels.create(EnglishModels.DEFAULT, 32, pool, false)), new RuleIntentClassifier());
     }
 
     static List<IntentDefinition> taxonomy() {

@@ -17,7 +17,8 @@ import javax.sql.DataSource;
 import io.sluice.knowledge.chain.Passage;
 import io.sluice.knowledge.chain.SearchFilter;
 import io.sluice.knowledge.embedding.OnnxBgeEmbedder;
-import io.sluice.knowledge.embedding.OnnxMiniLmEmbedder;
+import io.sluice.knowledge.embedding.EnglishModels;
+import io.sluice.knowledge.embedding.OnnxEmbedder;
 import io.sluice.knowledge.embedding.Scripts;
 import io.sluice.knowledge.embedding.Vectors;
 import io.sluice.knowledge.faq.FaqEntry;
@@ -70,14 +71,14 @@ public final class KnowledgeRetrievalBench {
         int queries = args.length > 1 ? Integer.parseInt(args[1]) : 500;
         ExecutorService pool = Executors.newFixedThreadPool(2);
         OnnxBgeEmbedder embedder = new OnnxBgeEmbedder(16, pool);
-        OnnxMiniLmEmbedder englishModel = new OnnxMiniLmEmbedder(16, pool);
+        OnnxEmbedder englishModel = EnglishModels.create(EnglishModels.DEFAULT, 16, pool, true);
         Path work = Files.createTempDirectory("sluice-bench-knowledge");
         StringBuilder report = new StringBuilder();
         String loadBefore = MachineInfo.loadAverage();
         System.out.println(MachineInfo.describe());
         System.out.printf("settings: %d chunks, %d queries, single thread, top 5; Lucene smartcn + HNSW (default"
             + " parameters); models %s (512-dim) and %s (384-dim, Latin-script only); FAQ snapshot blended"
-            + " 0.7 cosine + 0.3 keywords%n", n, queries, OnnxBgeEmbedder.MODEL_ID, OnnxMiniLmEmbedder.MODEL_ID);
+            + " 0.7 cosine + 0.3 keywords%n", n, queries, OnnxBgeEmbedder.MODEL_ID, EnglishModels.DEFAULT);
         System.out.println("load average at start: " + loadBefore);
 
         // 1. corpus

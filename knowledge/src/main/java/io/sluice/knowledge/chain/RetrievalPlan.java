@@ -17,10 +17,12 @@ public record RetrievalPlan(int topK, double minVectorScore, double minBm25Score
         double minEnglishVectorScore) {
 
     /**
-     * Cosine an English-model (all-MiniLM-L6-v2) hit needs. That model spreads scores wider than
-     * BGE (unrelated English sentences score near 0, paraphrases 0.4-0.8), so it has its own bar.
+     * Cosine a hit of the default English model needs ({@link io.sluice.knowledge.embedding.EnglishModels#DEFAULT};
+     * its scale is not BGE-small-zh's, so it has its own bar: 0.65 for BGE-small-en, 0.3 for MiniLM —
+     * {@link io.sluice.knowledge.embedding.EnglishModels#defaultMinScore}).
      */
-    public static final double DEFAULT_MIN_ENGLISH_VECTOR_SCORE = 0.3;
+    public static final double DEFAULT_MIN_ENGLISH_VECTOR_SCORE =
+        io.sluice.knowledge.embedding.EnglishModels.defaultMinScore(io.sluice.knowledge.embedding.EnglishModels.DEFAULT);
 
     /** Without an English threshold: {@link #DEFAULT_MIN_ENGLISH_VECTOR_SCORE}. */
     public RetrievalPlan(int topK, double minVectorScore, double minBm25Score, double minFaqScore,

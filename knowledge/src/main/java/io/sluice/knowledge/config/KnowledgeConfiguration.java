@@ -15,7 +15,7 @@ import io.sluice.knowledge.embedding.CachingEmbedder;
 import io.sluice.knowledge.embedding.Embedder;
 import io.sluice.knowledge.embedding.NormalizingEmbedder;
 import io.sluice.knowledge.embedding.OnnxBgeEmbedder;
-import io.sluice.knowledge.embedding.OnnxMiniLmEmbedder;
+import io.sluice.knowledge.embedding.EnglishModels;
 import io.sluice.knowledge.embedding.GatewayEmbedder;
 import io.sluice.knowledge.embedding.RemoteEmbeddings;
 import io.sluice.knowledge.faq.FaqIndex;
@@ -94,14 +94,10 @@ public class KnowledgeConfiguration {
         if (!e.englishModelEnabled()) {
             return new EnglishModel(null);
         }
-        if (!OnnxMiniLmEmbedder.MODEL_ID.equalsIgnoreCase(e.englishModel())) {
-            throw new IllegalStateException("sluice.knowledge.embedding.english-model: unknown model '"
-                + e.englishModel() + "' (" + OnnxMiniLmEmbedder.MODEL_ID + " or none)");
-        }
-        log.info("embeddings: English queries (Lucene KNN, FAQ snapshot) with in-process {}",
-            OnnxMiniLmEmbedder.MODEL_ID);
+        String id = EnglishModels.canonical(e.englishModel());
+        log.info("embeddings: English queries (Lucene KNN, FAQ snapshot, F1 ranking, intent) with in-process {}", id);
         return new EnglishModel(new NormalizingEmbedder(new CachingEmbedder(
-            new OnnxMiniLmEmbedder(e.batchSize(), executors.embedding()), e.queryCacheSize())));
+            EnglishModels.create(id, e.batchSize(), executors.embedding(), true), e.queryCacheSize())));
     }
 
     @Bean(destroyMethod = "close")
@@ -194,7 +190,7 @@ public class KnowledgeConfiguration {
     RetrievalPlan defaultRetrievalPlan(KnowledgeProperties properties) {
         KnowledgeProperties.Chain c = properties.chain();
         return new RetrievalPlan(c.topK(), c.minVectorScore(), c.minBm25Score(), c.minFaqScore(), c.vectorTimeout(),
-            c.bm25Timeout(), c.faqTimeout(), null, c.minEnglishVectorScore());
+            c.bm25Timeout(), c.faqTimeout(), null, c.minEnglishVectorScore(properties.embedding().englishModel()));
     }
 
     @Bean

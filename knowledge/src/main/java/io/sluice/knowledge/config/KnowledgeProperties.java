@@ -5,6 +5,7 @@ import java.time.Duration;
 
 import jakarta.validation.constraints.NotNull;
 
+import io.sluice.knowledge.embedding.EnglishModels;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
@@ -30,16 +31,23 @@ public record KnowledgeProperties(@NotNull Path indexDir, Path snapshotDir, @Def
     /**
      * @param provider  {@code onnx} (in-process BGE-small-zh, default) or {@code openai} (OpenAI-compatible endpoint)
      * @param dimension must match the model; 512 for BGE-small-zh and the pgvector column
-     * @param englishModel second in-process model for Latin-script texts and queries, in Lucene only:
-     *                     {@code all-minilm-l6-v2-q} (default) or {@code none}
+     * @param englishModel second in-process model for Latin-script texts and queries (Lucene KNN, FAQ snapshot,
+     *                     F1 ranking, intent features): {@code bge-small-en-v1.5-q} (default),
+     *                     {@code all-minilm-l6-v2-q} or {@code none}; anything else is refused at start
      */
     public record Embedding(@DefaultValue("onnx") String provider, String baseUrl, String model, String apiKey,
             @DefaultValue("512") int dimension, @DefaultValue("16") int batchSize,
             @DefaultValue("1024") int queryCacheSize, @DefaultValue("2") int threads,
-            @DefaultValue("all-minilm-l6-v2-q") String englishModel) {
+            @DefaultValue(EnglishModels.DEFAULT) String englishModel) {
+
+        public Embedding {
+            if (!EnglishModels.disabled(englishModel)) {
+                englishModel = EnglishModels.canonical(englishModel);   // an unknown id: a clear start-up error
+            }
+        }
 
         public boolean englishModelEnabled() {
-            return englishModel != null && !englishModel.isBlank() && !"none".equalsIgnoreCase(englishModel);
+            return !EnglishModels.disabled(englishModel);
         }
     }
 
@@ -64,7 +72,18 @@ public record KnowledgeProperties(@NotNull Path indexDir, Path snapshotDir, @Def
             @DefaultValue("50ms") Duration faqTimeout, @DefaultValue("5") int breakerFailures,
             @DefaultValue("30s") Duration breakerOpenFor, @DefaultValue("true") boolean luceneKnnFallback,
             @DefaultValue("40") int efSearch, @DefaultValue("8") int threads,
-            @DefaultValue("0.3") double minEnglishVectorScore) {
+            Double minEnglishVectorScore) {
+
+        public Chain {
+            if (minEnglishVectorScore != null && !(minEnglishVectorScore >= -1 && minEnglishVectorScore <= 1)) {
+                throw new IllegalArgumentException("sluice.knowledge.chain.min-english-vector-score is a cosine in [-1, 1]");
+            }
+        }
+
+        /** The English model's bar: the configured one, else the model's own default (0.65 BGE-small-en, 0.3 MiniLM). */
+        public double minEnglishVectorScore(String englishModel) {
+            return minEnglishVectorScore != null ? minEnglishVectorScore : EnglishModels.defaultMinScore(englishModel);
+        }
     }
 
     public record Sample(@DefaultValue("true") boolean loadOnFirstStart) {

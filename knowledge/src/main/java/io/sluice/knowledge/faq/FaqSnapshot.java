@@ -27,10 +27,11 @@ public final class FaqSnapshot {
     /** Weight of keyword overlap in the blended score (the rest is cosine similarity). */
     static final float KEYWORD_WEIGHT = 0.3f;
     /**
-     * The English model's cosine spreads wider than BGE's (its threshold is 0.3 where BGE's is 0.5), so
-     * it is mapped linearly onto BGE's scale (0.3 → 0.5, 1 → 1) and one FAQ threshold serves both.
+     * The English model's cosine lies on another scale than BGE's (MiniLM's bar is 0.3, BGE-small-en's 0.65, where
+     * BGE-small-zh's is 0.5), so it is mapped linearly onto BGE's scale (the model's bar → 0.5, 1 → 1; MiniLM:
+     * × 5/7) and one FAQ threshold serves both: {@link io.sluice.knowledge.embedding.EnglishModels#stretch}.
      */
-    static final float ENGLISH_STRETCH = 5f / 7f;
+    private final float englishStretch;
 
     private final long version;
     private final Instant createdAt;
@@ -104,6 +105,7 @@ public final class FaqSnapshot {
             throw new IllegalArgumentException("expected " + n + " English vectors, got " + englishVectors.size());
         }
         this.englishModelId = englishVectors == null ? null : englishModelId;
+        this.englishStretch = (float) io.sluice.knowledge.embedding.EnglishModels.stretch(this.englishModelId);
         this.englishDimension = englishVectors == null ? 0 : englishDimension;
         this.englishVectors = new float[n][];
         boolean any = false;
@@ -298,7 +300,7 @@ public final class FaqSnapshot {
             float score;
             if (useEnglish) {
                 float[] en = englishVectors[i];
-                float cosine = en == null ? 0 : 1 - (1 - Vectors.dot(englishVector, en)) * ENGLISH_STRETCH;
+                float cosine = en == null ? 0 : 1 - (1 - Vectors.dot(englishVector, en)) * englishStretch;
                 score = (1 - KEYWORD_WEIGHT) * Math.max(0, cosine) + KEYWORD_WEIGHT * kwScore;
             } else {
                 score = useVector

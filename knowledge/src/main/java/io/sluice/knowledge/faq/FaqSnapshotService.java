@@ -95,6 +95,36 @@ public class FaqSnapshotService {
     }
 
     /**
+     * False when the published snapshot's vectors come from other models than this service's: another main
+     * model, English vectors of another English model (the selectable ones share a dimension, so only the
+     * recorded id tells them apart), English vectors without an English model configured, or none although an
+     * English model is configured and the snapshot has Latin-script texts. Such a snapshot still answers
+     * safely ({@link #match} compares English vectors only with the same model's, else uses the main model) and
+     * is rebuilt at start by the knowledge bootstrap.
+     */
+    public boolean modelsCurrent() {
+        FaqSnapshot s = current.get();
+        if (s == null || s.size() == 0) {
+            return true;
+        }
+        if (!s.modelId().equals(embedder.modelId()) || s.dimension() != embedder.dimension()) {
+            return false;
+        }
+        if (english == null) {
+            return !s.hasEnglishVectors();
+        }
+        if (s.hasEnglishVectors()) {
+            return english.modelId().equals(s.englishModelId());
+        }
+        for (int i = 0; i < s.textCount(); i++) {
+            if (Scripts.latin(s.text(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
      * The published snapshot's best matches for a question: Latin-script questions with the English model
      * when the snapshot has English vectors (falling back to the main model if it fails), others with
      * {@code vector}, the question's main-model embedding (null = keywords only).

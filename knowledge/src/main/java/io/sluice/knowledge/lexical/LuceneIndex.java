@@ -104,12 +104,41 @@ public class LuceneIndex implements AutoCloseable {
         try {
             Files.createDirectories(dir);
             directory = FSDirectory.open(dir);
+            String recorded = DirectoryReader.indexExists(directory)
+                ? org.apache.lucene.index.SegmentInfos.readLatestCommit(directory).getUserData().get(ENGLISH_KEY) : null;
             writer = new IndexWriter(directory, writerConfig());
+            // an empty index holds no English vectors of any model: it is the current model's from the start
+            indexedEnglish = writer.getDocStats().numDocs == 0 ? englishId() : recorded;
             writer.commit();
             searchers = new SearcherManager(writer, null);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open the knowledge index at " + dir, e);
         }
+        if (!englishModelCurrent()) {
+            LOG.warn("the knowledge index holds English vectors of {} and the English model is {}: Latin-script queries"
+                + " use the main model until the index is rebuilt", indexedEnglish == null ? "an unrecorded model" : indexedEnglish,
+                englishId());
+        }
+    }
+
+    /**
+     * The English model whose vectors the index holds, recorded in every commit. The selectable English models
+     * have the same dimension, so a vector's length cannot tell them apart: an index written with another model
+     * (or none) is not searched with this one's query vectors ({@link #searchKnnEnglish} is empty and the tier
+     * falls back to the main model) until {@link #replaceAll} has rewritten every document with the current one
+     * — the knowledge bootstrap does that at start ({@link #englishModelCurrent}). Writes in between keep the
+     * old record: the index then mixes two models and stays unsearched by the English field.
+     */
+    static final String ENGLISH_KEY = "sluice.english-model";
+    private volatile String indexedEnglish;
+
+    private String englishId() {
+        return english == null ? "none" : english.modelId();
+    }
+
+    /** False when the index holds English vectors of another model than the configured one (rebuild it). */
+    public boolean englishModelCurrent() {
+        return english == null || englishId().equals(indexedEnglish);   // no model: no English vectors are read
     }
 
     /**
@@ -273,6 +302,7 @@ public class LuceneIndex implements AutoCloseable {
 
     /** Replaces the whole index content in one commit (readers switch from old to new at once). */
     public synchronized void replaceAll(Iterable<StoredChunk> chunks) {
+        String before = indexedEnglish;
         try {
             List<List<Document>> batches = new ArrayList<>();
             List<StoredChunk> batch = new ArrayList<>();
@@ -284,19 +314,30 @@ public class LuceneIndex implements AutoCloseable {
                 }
             }
             batches.add(toLucene(batch));
+            // every document is rewritten with the current English model: its id goes into this commit
+            indexedEnglish = englishId();
             write(w -> {
                 w.deleteAll();
                 for (List<Document> docs : batches) {
                     w.addDocuments(docs);
                 }
             });
-        } catch (IOException e) {
-            throw new UncheckedIOException("knowledge index rebuild failed", e);
+        } catch (IOException | RuntimeException e) {
+            indexedEnglish = before;
+            if (e instanceof IOException io) {
+                throw new UncheckedIOException("knowledge index rebuild failed", io);
+            }
+            throw (RuntimeException) e;
         }
     }
 
     private synchronized void commitAndRefresh() throws IOException {
-        writer.setLiveCommitData(java.util.Map.of(ANALYSIS_KEY, ANALYSIS).entrySet());
+        java.util.Map<String, String> data = new java.util.HashMap<>();
+        data.put(ANALYSIS_KEY, ANALYSIS);
+        if (indexedEnglish != null) {
+            data.put(ENGLISH_KEY, indexedEnglish);
+        }
+        writer.setLiveCommitData(data.entrySet());
         writer.commit();
         searchers.maybeRefreshBlocking();
     }
@@ -409,8 +450,8 @@ public class LuceneIndex implements AutoCloseable {
      * English model or the index holds no English vectors yet (built before the model was added).
      */
     public List<Passage> searchKnnEnglish(String query, SearchFilter filter, int k) {
-        if (english == null) {
-            return List.of();
+        if (english == null || !englishModelCurrent()) {
+            return List.of();   // no model, or the index's English vectors are another model's: the main model answers
         }
         float[] vector = english.embed(query);
         return search(new KnnFloatVectorQuery(F_VEC_EN, vector, k * OVERFETCH, filterQuery(filter)), k,

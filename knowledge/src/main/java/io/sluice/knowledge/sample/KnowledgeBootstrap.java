@@ -7,6 +7,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import io.sluice.knowledge.faq.FaqService;
+import io.sluice.knowledge.faq.FaqSnapshot;
 import io.sluice.knowledge.faq.FaqSnapshotService;
 import io.sluice.knowledge.ingest.DocumentRequest;
 import io.sluice.knowledge.ingest.IngestionService;
@@ -86,12 +87,26 @@ public class KnowledgeBootstrap implements AutoCloseable {
     void run() {
         long started = System.nanoTime();
         try {
-            // empty, or written with an earlier text analysis (BM25 before the one normaliser): rebuild from the database
-            if ((index.size() == 0 || !index.analysisCurrent()) && documents.countChunks() > 0) {
+            // empty, written with an earlier text analysis (BM25 before the one normaliser) or holding English vectors
+            // of another English model: rebuild from the database (until then the main model answers English queries)
+            if ((index.size() == 0 || !index.analysisCurrent() || !index.englishModelCurrent())
+                    && documents.countChunks() > 0) {
                 progress = Progress.running("rebuilding the local index from the database", 0, 0);
                 int n = ingestion.rebuildIndexFromDatabase((job, stage, done, total) ->
                     progress = Progress.running("rebuilding the local index from the database", done, total));
                 log.info("local knowledge index rebuilt from the database: {} chunks", n);
+            }
+            // a snapshot built with another model answers meanwhile (its English route falls back to the main model)
+            if (snapshots.hasSnapshot() && !snapshots.modelsCurrent()) {
+                progress = Progress.running("rebuilding the FAQ snapshot with the configured models", 0, 0);
+                try {
+                    FaqSnapshot s = snapshots.rebuildFromDatabase();
+                    log.info("FAQ snapshot rebuilt with the configured embedding models: v{} ({} entries)",
+                        s.version(), s.size());
+                } catch (RuntimeException e) {
+                    log.warn("FAQ snapshot built with other embedding models could not be rebuilt ({}); it keeps"
+                        + " answering, Latin-script questions with the main model", e.toString());
+                }
             }
             if (loadSample) {
                 loadSample(started);

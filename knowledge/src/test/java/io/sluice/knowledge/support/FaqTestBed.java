@@ -37,7 +37,8 @@ public final class FaqTestBed implements AutoCloseable {
 
     public static final ObjectMapper JSON = new ObjectMapper();
     public static final RetrievalPlan PLAN = RetrievalPlan.defaults().withTimeouts(Duration.ofSeconds(20),
-        Duration.ofSeconds(20), Duration.ofSeconds(20)).withEnglishVectorThreshold(RetrievalPlan.DEFAULT_MIN_ENGLISH_VECTOR_SCORE);
+        Duration.ofSeconds(20), Duration.ofSeconds(20)).withEnglishVectorThreshold(
+            io.sluice.knowledge.embedding.EnglishModels.defaultMinScore(SharedEmbedder.ENGLISH_MODEL));
 
     public final Embedder embedder = SharedEmbedder.get();
     public final ExecutorService pool = Executors.newFixedThreadPool(2);

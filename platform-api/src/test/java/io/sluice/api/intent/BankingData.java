@@ -15,7 +15,7 @@ import io.sluice.knowledge.embedding.CachingEmbedder;
 import io.sluice.knowledge.embedding.Embedder;
 import io.sluice.knowledge.embedding.NormalizingEmbedder;
 import io.sluice.knowledge.embedding.OnnxBgeEmbedder;
-import io.sluice.knowledge.embedding.OnnxMiniLmEmbedder;
+import io.sluice.knowledge.embedding.EnglishModels;
 import io.sluice.semantics.intent.IntentDefinition;
 import io.sluice.semantics.intent.TaxonomyChange;
 import io.sluice.semantics.intent.TaxonomyImport;
@@ -38,8 +38,9 @@ final class BankingData {
     });
     /** The production embedding front: normalise, cache, BGE small zh. */
     static final Embedder EMBEDDER = new NormalizingEmbedder(new CachingEmbedder(new OnnxBgeEmbedder(16, POOL), 4096));
-    /** The English model for Latin-script messages, as the application configures it by default. */
-    static final Embedder ENGLISH = new NormalizingEmbedder(new CachingEmbedder(new OnnxMiniLmEmbedder(16, POOL), 4096));
+    /** The English model for Latin-script messages, as the application configures it by default (or -Dsluice.test.english-model). */
+    static final Embedder ENGLISH = new NormalizingEmbedder(new CachingEmbedder(
+        EnglishModels.create(io.sluice.knowledge.support.SharedEmbedder.ENGLISH_MODEL, 16, POOL, true), 4096));
 
     /** One held-out message: intent null for out of domain. */
     record Item(String text, String intent, String priority) {

@@ -3,6 +3,7 @@ package io.sluice.semantics.relevance;
 import io.sluice.knowledge.answer.FaqAnswerFinder;
 import io.sluice.knowledge.chain.RetrievalChain;
 import io.sluice.knowledge.chain.RetrievalPlan;
+import io.sluice.knowledge.config.EnglishModel;
 import io.sluice.knowledge.embedding.Embedder;
 import io.sluice.semantics.model.SemanticModels;
 
@@ -21,8 +22,10 @@ public class RelevanceConfiguration {
 
     @Bean
     RelevanceModel relevanceModel(SemanticModels models, RetrievalPlan defaultRetrievalPlan,
-            ObjectProvider<ObjectMapper> json) {
-        return new RelevanceModel(models, defaultRetrievalPlan, json.getIfAvailable(ObjectMapper::new));
+            ObjectProvider<ObjectMapper> json, ObjectProvider<EnglishModel> english) {
+        EnglishModel en = english.getIfAvailable();
+        return new RelevanceModel(models, defaultRetrievalPlan, json.getIfAvailable(ObjectMapper::new),
+            en == null || en.id() == null ? "none" : en.id());
     }
 
     @Bean
