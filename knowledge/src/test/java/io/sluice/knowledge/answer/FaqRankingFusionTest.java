@@ -30,6 +30,33 @@ class FaqRankingFusionTest {
     }
 
     @Test
+    void theEnglishRouteRanksByTheWeightsOfItsModel() {
+        java.util.function.Function<String, io.sluice.knowledge.embedding.Embedder> model = id ->
+            new io.sluice.knowledge.embedding.Embedder() {
+                @Override
+                public int dimension() {
+                    return 384;
+                }
+
+                @Override
+                public String modelId() {
+                    return id;
+                }
+
+                @Override
+                public java.util.List<float[]> embedAll(java.util.List<String> texts) {
+                    throw new UnsupportedOperationException();
+                }
+            };
+        assertThat(Ranking.english(model.apply("bge-small-en-v1.5-q+nfkc-cf-hans"))).isEqualTo(Ranking.ENGLISH_BGE);
+        assertThat(Ranking.english(model.apply("all-minilm-l6-v2-q+nfkc-cf-hans"))).isEqualTo(Ranking.ENGLISH);
+        assertThat(Ranking.english(null)).isEqualTo(Ranking.ENGLISH);
+        // BGE-small-en's cosines lie close together: no BM25 share, the second variant still counts
+        assertThat(Ranking.ENGLISH_BGE.lexicalWeight()).isZero();
+        assertThat(Ranking.ENGLISH_BGE.fuse(0.80, 0.78, 0.6, 0)).isGreaterThan(Ranking.ENGLISH_BGE.fuse(0.82, 0.60, 0.6, 0));
+    }
+
+    @Test
     void bm25BreaksNearTiesButNeverOutvotesAClearEmbeddingLead() {
         Ranking r = Ranking.MAIN;
         assertThat(r.fuse(0.700, 0, 0.5, 1.0)).isGreaterThan(r.fuse(0.710, 0, 0.5, 0.0));

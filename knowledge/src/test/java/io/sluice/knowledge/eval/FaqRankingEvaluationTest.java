@@ -191,16 +191,21 @@ class FaqRankingEvaluationTest {
             rankings());
         String d = " chain " + DEFAULT;
         assertThat(m.get("tune-zh" + d).at5()).isGreaterThanOrEqualTo(0.88);
-        assertThat(m.get("tune-en" + d).at1()).isGreaterThanOrEqualTo(0.75);
+        assertThat(m.get("tune-en" + d).at1()).isGreaterThanOrEqualTo(SHIPPED_ENGLISH ? 0.78 : 0.75);
     }
+
+    /** The floors of the English sets are the shipped English model's (BGE-small-en); MiniLM's when run with it. */
+    static final boolean SHIPPED_ENGLISH = io.sluice.knowledge.support.SharedEmbedder.ENGLISH_MODEL
+        .equals(io.sluice.knowledge.embedding.EnglishModels.DEFAULT);
 
     @Test
     void englishFaq() throws Exception {
         Map<String, Hits> m = evaluate(SETS[0], rankings());
         String d = " chain " + DEFAULT;
-        assertThat(m.get("heldout" + d).at1()).isGreaterThanOrEqualTo(0.70);
+        // measured (2026-12-04): BGE-small-en 0.828 / 0.969 and 0.984 / 1.000; MiniLM 0.734 / 0.969 and 0.953 / 1.000
+        assertThat(m.get("heldout" + d).at1()).isGreaterThanOrEqualTo(SHIPPED_ENGLISH ? 0.80 : 0.70);
         assertThat(m.get("heldout" + d).at5()).isGreaterThanOrEqualTo(0.95);
-        assertThat(m.get("heldout2" + d).at1()).isGreaterThanOrEqualTo(0.92);
+        assertThat(m.get("heldout2" + d).at1()).isGreaterThanOrEqualTo(SHIPPED_ENGLISH ? 0.95 : 0.92);
         assertThat(m.get("heldout2" + d).at5()).isGreaterThanOrEqualTo(0.97);
     }
 
