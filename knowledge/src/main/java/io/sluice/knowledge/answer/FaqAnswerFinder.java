@@ -61,20 +61,33 @@ public class FaqAnswerFinder {
 
     /**
      * How candidates are ordered: {@code textCosine + answerWeight × answerCosine + lexicalWeight × bm25 +
-     * supportWeight × secondTextCosine}, where {@code textCosine} is the question's best cosine over the
-     * entry's question and variants (question-to-question, the strongest signal), {@code bm25} the entry's
+     * supportWeight × secondTextCosine + centroidWeight × centroidCosine}, where {@code centroidCosine} is the
+     * question's cosine to the normalised mean of the entry's question and variant vectors, {@code textCosine}
+     * the question's best cosine over the entry's question and variants (question-to-question, the strongest
+     * signal), {@code bm25} the entry's
      * BM25 score divided by the best BM25 score of the question (0 when BM25 did not find it), and
      * {@code secondTextCosine} the entry's second-best variant (an entry several variants agree on is more
      * likely right than one lucky phrasing). {@code pool} candidates are gathered from each source.
      */
-    public record Ranking(double answerWeight, double lexicalWeight, double supportWeight, int pool) {
+    public record Ranking(double answerWeight, double lexicalWeight, double supportWeight, int pool,
+            double centroidWeight) {
+
+        /** Without the centroid term. */
+        public Ranking(double answerWeight, double lexicalWeight, double supportWeight, int pool) {
+            this(answerWeight, lexicalWeight, supportWeight, pool, 0);
+        }
+
         /** Before issue 13's ranking work: answer cosine only, five candidates per source. */
         public static final Ranking ANSWER_ONLY = new Ranking(0.75, 0, 0, CANDIDATES);
         /**
          * Questions on the main model's route (BGE: Chinese and anything not Latin-script); the best on the
-         * Chinese tune queries (the second variant did not help there). docs/benchmarks-knowledge.md.
+         * Chinese tune queries: the cosine to the centroid of the entry's question and variants adds what the
+         * best single variant misses (every centroid weight tried, 0.25-1, was at or above the ranking without
+         * it); the second variant did not help there. docs/benchmarks-knowledge.md.
          */
-        public static final Ranking MAIN = new Ranking(0.75, 0.05, 0, 10);
+        public static final Ranking MAIN = new Ranking(0.5, 0.05, 0, 10, 0.5);
+        /** The main route's ranking before the centroid term (a = 0.75, l = 0.05), for comparisons. */
+        public static final Ranking MAIN_BEFORE_CENTROID = new Ranking(0.75, 0.05, 0, 10);
         /**
          * Latin-script questions on the English model's route (MiniLM): the best on the English tune queries,
          * where the entry's second-best variant was the strongest lever (+0.08 hit@1 on the sample FAQ).
@@ -94,12 +107,19 @@ public class FaqAnswerFinder {
         }
 
         public Ranking {
-            if (answerWeight < 0 || lexicalWeight < 0 || supportWeight < 0 || pool < CANDIDATES || pool > 50) {
+            if (answerWeight < 0 || lexicalWeight < 0 || supportWeight < 0 || centroidWeight < 0 || pool < CANDIDATES
+                    || pool > 50) {
                 throw new IllegalArgumentException("weights >= 0 and a pool of " + CANDIDATES + "-50 candidates");
             }
         }
 
         /** The fused score of one candidate's features. */
+        public double fuse(double textCosine, double secondTextCosine, double answerCosine, double bm25Share,
+                double centroidCosine) {
+            return fuse(textCosine, secondTextCosine, answerCosine, bm25Share) + centroidWeight * centroidCosine;
+        }
+
+        /** The fused score without the centroid term. */
         public double fuse(double textCosine, double secondTextCosine, double answerCosine, double bm25Share) {
             return textCosine + answerWeight * answerCosine + lexicalWeight * bm25Share
                 + supportWeight * Math.max(0, secondTextCosine);
@@ -117,6 +137,8 @@ public class FaqAnswerFinder {
      * instruction some models are trained with for short-query → passage search); null = the question as is.
      */
     private final String answerInstruction;
+    /** The same for the main model's route (null = none; measured, not shipped: docs/benchmarks-knowledge.md). */
+    private final String mainAnswerInstruction;
     /** Vectors of entry texts and answers for the ranking, per snapshot version and model (filled lazily). */
     private volatile TextVectors vectors = new TextVectors(-1, new java.util.concurrent.ConcurrentHashMap<>());
 
@@ -144,6 +166,14 @@ public class FaqAnswerFinder {
     /** @param answerInstruction prefix of English-route questions compared with answers (null: none) */
     public FaqAnswerFinder(RetrievalChain chain, FaqSnapshotService snapshots, Embedder embedder, Embedder english,
             Ranking main, Ranking englishRoute, String answerInstruction) {
+        this(chain, snapshots, embedder, english, main, englishRoute, answerInstruction, null);
+    }
+
+    /** @param mainAnswerInstruction the same for questions on the main model's route (null: none) */
+    public FaqAnswerFinder(RetrievalChain chain, FaqSnapshotService snapshots, Embedder embedder, Embedder english,
+            Ranking main, Ranking englishRoute, String answerInstruction, String mainAnswerInstruction) {
+        this.mainAnswerInstruction = mainAnswerInstruction == null || mainAnswerInstruction.isEmpty() ? null
+            : mainAnswerInstruction;
         this.chain = chain;
         this.snapshots = snapshots;
         this.embedder = embedder;
@@ -282,9 +312,15 @@ public class FaqAnswerFinder {
                 List<String> texts = c.entry().texts();
                 double first = -1;
                 double second = -1;
+                float[] sum = ranking.centroidWeight() > 0 ? new float[q.length] : null;
                 for (int i = 0; i < texts.size(); i++) {
                     float[] v = i < fromSnapshot.size() && fromSnapshot.get(i) != null
                         && fromSnapshot.get(i).length == q.length ? fromSnapshot.get(i) : cache.get(prefix + texts.get(i));
+                    if (sum != null) {
+                        for (int d = 0; d < sum.length; d++) {
+                            sum[d] += v[d];
+                        }
+                    }
                     double cos = io.sluice.knowledge.embedding.Vectors.dot(q, v);
                     if (cos > first) {
                         second = first;
@@ -296,14 +332,16 @@ public class FaqAnswerFinder {
                 if (texts.size() == 1) {
                     second = first; // one text: nothing disagrees with it (no penalty for having no variants)
                 }
-                best2.put(c, new double[] {first, second});
+                double centroid = sum == null ? 0
+                    : io.sluice.knowledge.embedding.Vectors.dot(q, io.sluice.knowledge.embedding.Vectors.normalize(sum));
+                best2.put(c, new double[] {first, second, centroid});
             }
             // the answer cosine only for the leading candidates by everything else (answers are embedded on
             // first use; a cold question against a large FAQ would otherwise embed up to 3 × pool answers)
             Map<Candidate, Double> partial = new java.util.HashMap<>();
             for (Candidate c : candidates) {
                 double[] b = best2.get(c);
-                partial.put(c, ranking.fuse(b[0], b[1], 0, bm25.getOrDefault(c.key(), 0.0)));
+                partial.put(c, ranking.fuse(b[0], b[1], 0, bm25.getOrDefault(c.key(), 0.0), b[2]));
             }
             List<Candidate> leading = candidates.stream()
                 .sorted(java.util.Comparator.comparingDouble((Candidate c) -> partial.get(c)).reversed())
@@ -313,14 +351,14 @@ public class FaqAnswerFinder {
                     .filter(a -> !cache.containsKey(prefix + a)).toList());
             }
             Map<Candidate, Double> fused = new java.util.HashMap<>(partial);
-            float[] qa = onEnglish && answerInstruction != null && ranking.answerWeight() > 0
-                ? model.embed(answerInstruction + question) : q;
+            String instruction = onEnglish ? answerInstruction : mainAnswerInstruction;
+            float[] qa = instruction != null && ranking.answerWeight() > 0 ? model.embed(instruction + question) : q;
             for (Candidate c : leading) {
                 double[] b = best2.get(c);
                 double answer = ranking.answerWeight() > 0
                     ? io.sluice.knowledge.embedding.Vectors.dot(qa, cache.get(prefix + c.entry().answer())) : 0;
                 // leading candidates rank above the rest whatever their answer cosine (it is >= -1)
-                fused.put(c, LEADING + ranking.fuse(b[0], b[1], answer, bm25.getOrDefault(c.key(), 0.0)));
+                fused.put(c, LEADING + ranking.fuse(b[0], b[1], answer, bm25.getOrDefault(c.key(), 0.0), b[2]));
             }
             candidates.sort(java.util.Comparator.comparingDouble((Candidate c) -> fused.get(c)).reversed());
         } catch (RuntimeException e) {

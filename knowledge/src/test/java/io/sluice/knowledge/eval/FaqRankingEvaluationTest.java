@@ -131,15 +131,15 @@ class FaqRankingEvaluationTest {
                 out.put(split + " snapshot", measure(queries, q -> snapshotKeys(bed, q)));
                 out.put(split + " chain " + DEFAULT, measure(queries, chain(bed.finder)));
                 for (Ranking r : rankings) {
-                    if (r != Ranking.ANSWER_ONLY && !split.startsWith("tune")) {
+                    if (r != Ranking.ANSWER_ONLY && r != Ranking.MAIN_BEFORE_CENTROID && !split.startsWith("tune")) {
                         continue; // the grid is for choosing weights: tune queries only, held-out never seen
                     }
                     FaqAnswerFinder finder = new FaqAnswerFinder(bed.chain, bed.snapshots, bed.embedder,
                         io.sluice.knowledge.support.SharedEmbedder.english(), r, r);
                     out.put(split + " chain " + label(r), measure(queries, chain(finder)));
-                    if (r != Ranking.ANSWER_ONLY && r.answerWeight() > 0 && INSTRUCTION != null) {
+                    if (r != Ranking.ANSWER_ONLY && r.answerWeight() > 0 && (INSTRUCTION != null || MAIN_INSTRUCTION != null)) {
                         FaqAnswerFinder instructed = new FaqAnswerFinder(bed.chain, bed.snapshots, bed.embedder,
-                            io.sluice.knowledge.support.SharedEmbedder.english(), r, r, INSTRUCTION);
+                            io.sluice.knowledge.support.SharedEmbedder.english(), r, r, INSTRUCTION, MAIN_INSTRUCTION);
                         out.put(split + " chain " + label(r) + " +instruction", measure(queries, chain(instructed)));
                     }
                 }
@@ -152,10 +152,13 @@ class FaqRankingEvaluationTest {
 
     /** {@code -Dfaq.instruction=...}: the grid also tries this prefix on English-route questions compared with answers. */
     static final String INSTRUCTION = System.getProperty("faq.instruction");
+    /** {@code -Dfaq.instruction.main=...}: the same on the main model's route. */
+    static final String MAIN_INSTRUCTION = System.getProperty("faq.instruction.main");
 
     static String label(Ranking r) {
         return String.format(Locale.ROOT, "a=%.2f l=%.2f s=%.2f pool=%d", r.answerWeight(), r.lexicalWeight(),
-            r.supportWeight(), r.pool());
+            r.supportWeight(), r.pool()) + (r.centroidWeight() > 0 ? String.format(Locale.ROOT, " c=%.2f",
+            r.centroidWeight()) : "");
     }
 
     /** The shipped rankings (per route: {@link Ranking#MAIN}, {@link Ranking#ENGLISH}), as the chat uses them. */
@@ -163,14 +166,25 @@ class FaqRankingEvaluationTest {
         + label(Ranking.english(io.sluice.knowledge.support.SharedEmbedder.english())) + ")";
 
     static List<Ranking> rankings() {
-        List<Ranking> out = new ArrayList<>(List.of(Ranking.ANSWER_ONLY));
+        List<Ranking> out = new ArrayList<>(List.of(Ranking.ANSWER_ONLY, Ranking.MAIN_BEFORE_CENTROID));
         if (Boolean.getBoolean("faq.grid")) {
-            for (double a : new double[] {0, 0.25, 0.5, 0.75}) {
+            for (double a : new double[] {0, 0.25, 0.5, 0.75, 1.0}) {
                 for (double l : new double[] {0, 0.05}) {
                     for (double s : new double[] {0, 0.5, 0.75, 1.0}) {
                         out.add(new Ranking(a, l, s, 10));
                     }
                 }
+            }
+            for (double c : new double[] {0.25, 0.5, 1.0}) {
+                for (double a : new double[] {0.5, 0.75}) {
+                    out.add(new Ranking(a, 0.05, 0, 10, c));
+                    out.add(new Ranking(a, 0, 0.75, 10, c));
+                }
+            }
+            for (int pool : new int[] {5, 20}) {
+                out.add(new Ranking(Ranking.MAIN.answerWeight(), Ranking.MAIN.lexicalWeight(), Ranking.MAIN.supportWeight(), pool));
+                out.add(new Ranking(Ranking.ENGLISH_BGE.answerWeight(), Ranking.ENGLISH_BGE.lexicalWeight(),
+                    Ranking.ENGLISH_BGE.supportWeight(), pool));
             }
         }
         return out;

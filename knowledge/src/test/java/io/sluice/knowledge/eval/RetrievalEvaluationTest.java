@@ -137,13 +137,13 @@ class RetrievalEvaluationTest {
         Map<String, Score> table = new LinkedHashMap<>();
         table.put("vector (Lucene KNN, BGE only)", evaluate(q -> cjk.searchKnn(queryVectors.get(q.question()), all, 5)));
         var knnTier = Tiers.luceneKnn(smartcn);
-        table.put("vector (Lucene KNN, Latin-script queries → MiniLM)", evaluate(q -> search(knnTier, q, all)));
+        table.put("vector (Lucene KNN, Latin-script queries → English model)", evaluate(q -> search(knnTier, q, all)));
         table.put("BM25, CJK bigrams", evaluate(q -> cjk.searchBm25(q.question(), all, 5)));
         table.put("BM25, smartcn", evaluate(q -> smartcn.searchBm25(q.question(), all, 5)));
         var faqBgeTier = Tiers.faqSnapshot(snapshotsBgeOnly);
         table.put("FAQ snapshot (BGE only)", evaluate(q -> search(faqBgeTier, q, all)));
         var faqTier = Tiers.faqSnapshot(snapshots);
-        table.put("FAQ snapshot (Latin-script queries → MiniLM)", evaluate(q -> search(faqTier, q, all)));
+        table.put("FAQ snapshot (Latin-script queries → English model)", evaluate(q -> search(faqTier, q, all)));
         RetrievalChain chain = new RetrievalChain(List.of(knnTier, Tiers.bm25(smartcn),
             Tiers.faqSnapshot(snapshots)), embedder, POOL, 5, Duration.ofSeconds(30));
         RetrievalPlan plan = RetrievalPlan.defaults().withTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(5),
@@ -178,10 +178,10 @@ class RetrievalEvaluationTest {
         assertThat(chainScore.zhHit5()).as("chain hit@5 on Chinese questions").isGreaterThanOrEqualTo(0.87);
         assertThat(chainScore.enHit5()).as("chain hit@5 on English questions (English model)")
             .isGreaterThanOrEqualTo(0.92);
-        assertThat(table.get("vector (Lucene KNN, Latin-script queries → MiniLM)").enHit5())
+        assertThat(table.get("vector (Lucene KNN, Latin-script queries → English model)").enHit5())
             .as("the English model beats BGE on English questions")
             .isGreaterThan(table.get("vector (Lucene KNN, BGE only)").enHit5() + 0.15);
-        Score faqEnglish = table.get("FAQ snapshot (Latin-script queries → MiniLM)");
+        Score faqEnglish = table.get("FAQ snapshot (Latin-script queries → English model)");
         assertThat(faqEnglish.hit5()).as("FAQ snapshot hit@5").isGreaterThanOrEqualTo(0.87);
         assertThat(faqEnglish.enHit5()).as("the FAQ snapshot's English route beats BGE on English questions")
             .isGreaterThan(table.get("FAQ snapshot (BGE only)").enHit5() + 0.1);
