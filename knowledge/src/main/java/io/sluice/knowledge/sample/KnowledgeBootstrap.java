@@ -109,7 +109,7 @@ public class KnowledgeBootstrap implements AutoCloseable {
                 }
             }
             if (loadSample) {
-                loadSample(started);
+                loadSampleAlongsideOthers(started);
             }
             progress = new Progress("ready", "ready", 0, 0);
         } catch (RuntimeException e) {
@@ -121,6 +121,48 @@ public class KnowledgeBootstrap implements AutoCloseable {
             progress = new Progress("failed", e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage(), 0, 0);
             log.warn("knowledge bootstrap stopped: {}", e.toString());
         }
+    }
+
+    /** Tries of {@link #loadSampleAlongsideOthers} and the pause before the next one (times the try's number). */
+    static final int SAMPLE_TRIES = 4;
+    static final long SAMPLE_RETRY_PAUSE_MILLIS = 3_000;
+
+    /**
+     * Loads the sample; when another instance (or another application context on the same database) loads it at the
+     * same moment, both may insert the same key and the later one fails on the unique index. That is not a failed
+     * start: once the other load has committed, what is still missing is loaded (existing keys are then updated).
+     */
+    private void loadSampleAlongsideOthers(long started) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                loadSample(started);
+                return;
+            } catch (RuntimeException e) {
+                if (attempt >= SAMPLE_TRIES || !concurrentLoad(e)) {
+                    throw e;
+                }
+                log.info("sample knowledge base: another instance is loading it at the same time ({}); trying again",
+                    e.getClass().getSimpleName());
+                progress = Progress.running("loading the sample: another instance is loading it too", 0, 0);
+                try {
+                    Thread.sleep(SAMPLE_RETRY_PAUSE_MILLIS * attempt);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /** A unique-key clash anywhere in the cause chain. */
+    static boolean concurrentLoad(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof org.springframework.dao.DataIntegrityViolationException
+                    || (t instanceof java.sql.SQLException sql && "23505".equals(sql.getSQLState()))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Loads what is missing of the sample; a first start loads all of it. */
