@@ -2,6 +2,7 @@ package io.sluice.app.warmup;
 
 import java.util.List;
 
+import io.sluice.knowledge.answer.FaqAnswerFinder;
 import io.sluice.knowledge.chain.RetrievalChain;
 import io.sluice.knowledge.chain.RetrievalTier;
 import io.sluice.knowledge.chain.SearchFilter;
@@ -29,10 +30,13 @@ class RetrievalWarmUp {
 
     private final Embedder embedder;
     private final RetrievalChain chain;
+    private final org.springframework.beans.factory.ObjectProvider<FaqAnswerFinder> faq;
 
-    RetrievalWarmUp(Embedder embedder, RetrievalChain chain) {
+    RetrievalWarmUp(Embedder embedder, RetrievalChain chain,
+            org.springframework.beans.factory.ObjectProvider<FaqAnswerFinder> faq) {
         this.embedder = embedder;
         this.chain = chain;
+        this.faq = faq;
     }
 
     @EventListener(ApplicationReadyEvent.class)
@@ -65,6 +69,8 @@ class RetrievalWarmUp {
                 }
             }
         }
+        // the F1 ranking's answer vectors, in the background (a burst of cold F1 answers would otherwise queue them)
+        faq.ifAvailable(FaqAnswerFinder::warmAnswers);
         log.debug("retrieval warmed up: {} searches in {} ms", searches, (System.nanoTime() - start) / 1_000_000);
         return searches;
     }

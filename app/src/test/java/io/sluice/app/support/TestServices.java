@@ -33,6 +33,9 @@ public final class TestServices {
         registry.add("sluice.semantics.key-prefix", () -> "test:" + run + ":semantics:");
         registry.add("sluice.gateway.allocation.key-prefix", () -> "test:" + run + ":alloc:");
         registry.add("sluice.ingress.rate.llm-calls.key-prefix", () -> "test:" + run + ":llm-calls:");
+        // tests assert which FAQ entry answers: the warm ranking, however loaded the machine (the bounded wait
+        // itself is FaqAnswerVectorsTest's)
+        registry.add("sluice.knowledge.faq.answer-vector-wait", () -> "5m");
     }
 
     public static String databaseUrl() {

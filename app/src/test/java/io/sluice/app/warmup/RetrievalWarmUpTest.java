@@ -76,7 +76,7 @@ class RetrievalWarmUpTest {
         RetrievalChain chain = new RetrievalChain(List.of(vector, bm25, faq), EMBEDDER, Executors.newSingleThreadExecutor(),
             3, Duration.ofSeconds(30));
 
-        int searches = new RetrievalWarmUp(EMBEDDER, chain).run();
+        int searches = new RetrievalWarmUp(EMBEDDER, chain, new org.springframework.beans.factory.support.StaticListableBeanFactory().getBeanProvider(io.sluice.knowledge.answer.FaqAnswerFinder.class)).run();
 
         assertThat(vector.asked).hasSize(2);
         assertThat(bm25.asked).containsExactly("退款多久到账？", "How long does a refund take?");

@@ -73,6 +73,11 @@ final class Fleet implements AutoCloseable {
         return "http://127.0.0.1:" + port(instance);
     }
 
+    /** Where the fleet's logs (and the harness's diagnostics) go. */
+    Path workDir() {
+        return options.workDir();
+    }
+
     /** The instance's process, to read its CPU time. */
     ProcessHandle process(String instance) {
         return instances.get(instance).toHandle();

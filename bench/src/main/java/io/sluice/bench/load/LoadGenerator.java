@@ -67,6 +67,7 @@ final class LoadGenerator implements AutoCloseable {
     private final SplittableRandom random = new SplittableRandom(7);
     private final SplittableRandom choices = new SplittableRandom(11);
     private volatile OfferPolicy offerPolicy;
+    private volatile java.util.function.Consumer<String> onDeadlineMissed = target -> { };
 
     /**
      * How the generator answers fast-mode offers (issue 18): a share of the requests go to {@code /api/v1/chat/stream};
@@ -81,6 +82,14 @@ final class LoadGenerator implements AutoCloseable {
             }
             return r < takeFast ? "fast" : r < takeFast + defer ? "defer" : "keep";
         }
+    }
+
+    /**
+     * Told the target of a request that is still unanswered at its deadline (the request is then still inside that
+     * instance, so a thread dump taken now shows where it waits).
+     */
+    void onDeadlineMissed(java.util.function.Consumer<String> listener) {
+        this.onDeadlineMissed = listener;
     }
 
     /** Streams a share of the requests and answers their offers (null: plain POSTs only, as before). */
@@ -186,7 +195,9 @@ final class LoadGenerator implements AutoCloseable {
                 Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
                 Long killedAt = downSince.get(target);
                 if (cause instanceof HttpTimeoutException) {
-                    return CompletableFuture.completedFuture(violation(intended, 0, "no answer within " + deadline));
+                    onDeadlineMissed.accept(target);
+                    return CompletableFuture.completedFuture(violation(intended, 0, "no answer within " + deadline
+                        + " (POST to " + target + ")"));
                 }
                 if (killedAt != null && sentAt < killedAt) {
                     return CompletableFuture.completedFuture(new Outcome(Outcome.Kind.LOST_WITH_KILLED_INSTANCE, null, null,
@@ -221,8 +232,11 @@ final class LoadGenerator implements AutoCloseable {
             .exceptionally(error -> {
                 Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
                 policy.stats().ended(reader.choice, null, 0);
-                return violation(intended, 0, cause instanceof HttpTimeoutException ? "no answer within " + deadline
-                    : "stream: " + cause);
+                if (cause instanceof HttpTimeoutException) {
+                    onDeadlineMissed.accept(target);
+                }
+                return violation(intended, 0, (cause instanceof HttpTimeoutException ? "no answer within " + deadline
+                    : "stream: " + cause) + " (" + reader.describe() + ")");
             });
     }
 
@@ -240,6 +254,9 @@ final class LoadGenerator implements AutoCloseable {
         private volatile int errorStatus;
         private volatile boolean errorRetryAfter;
         private volatile String choice = "none";
+        private volatile String lastEvent = "none";
+        private volatile long lastEventAt;
+        private final long openedAt = System.nanoTime();
 
         SseReader(String target, boolean complaint, OfferPolicy policy) {
             this.target = target;
@@ -259,6 +276,8 @@ final class LoadGenerator implements AutoCloseable {
             } else if (line.startsWith("data:") && event != null) {
                 String name = event;
                 event = null;
+                lastEvent = name;
+                lastEventAt = System.nanoTime();
                 JsonNode data;
                 try {
                     data = JSON.readTree(line.substring(5).trim());
@@ -304,6 +323,12 @@ final class LoadGenerator implements AutoCloseable {
                 });
         }
 
+        /** Where a stream that broke the invariant was: for the report's examples. */
+        String describe() {
+            return "stream to " + target + ", offer choice " + choice + ", last event " + lastEvent
+                + (lastEventAt == 0 ? "" : " at " + (lastEventAt - openedAt) / 1_000_000 + " ms");
+        }
+
         @Override
         public void onError(Throwable throwable) {
             // the response future fails too: classified there
@@ -327,8 +352,8 @@ final class LoadGenerator implements AutoCloseable {
                 outcome = new Outcome(status == 429 ? Outcome.Kind.REJECTED : Outcome.Kind.UNAVAILABLE, null, null, false, 0,
                     latency, status, null);
             } else {
-                outcome = violation(intended, status, late ? "stream ended after the deadline"
-                    : "stream ended without an answer (status " + status + ", error " + errorStatus + ")");
+                outcome = violation(intended, status, (late ? "stream ended after the deadline"
+                    : "stream ended without an answer (status " + status + ", error " + errorStatus + ")") + " (" + describe() + ")");
             }
             policy.stats().ended(choice, outcome.kind() == Outcome.Kind.ANSWERED ? tier : null, latency / 1_000_000);
             return outcome;

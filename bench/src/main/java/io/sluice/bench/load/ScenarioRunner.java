@@ -151,6 +151,7 @@ final class ScenarioRunner {
         try (LoadGenerator generator = new LoadGenerator(timeline, targets, DEADLINE, MAX_IN_FLIGHT)) {
             Context context = new Context(generator);
             offerPolicy(plan, extras).ifPresent(generator::offers);
+            generator.onDeadlineMissed(target -> dumpThreadsOnce(plan.name(), target));
             sampler.scheduleAtFixedRate(() -> sample(timeline), 0, 1, TimeUnit.SECONDS);
             sampler.scheduleAtFixedRate(() -> collectAlerts(extras), 2, 5, TimeUnit.SECONDS);
             Thread eventThread = new Thread(() -> runEvents(plan, timeline, context, events), "bench-events");
@@ -178,6 +179,33 @@ final class ScenarioRunner {
                 delta(allocationCounters("sluice_gateway_allocation_decisions_total"), decisionsBefore));
         } finally {
             sampler.shutdownNow();
+        }
+    }
+
+    private final java.util.Set<String> dumped = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /**
+     * The first request of a scenario that an instance has not answered by its deadline: that instance's threads
+     * (virtual ones included) go to the work directory, so the report's violation can be traced to where it waited.
+     */
+    private void dumpThreadsOnce(String scenario, String target) {
+        String instance = fleet.liveInstances().stream().filter(name -> fleet.url(name).equals(target)).findFirst()
+            .orElse(null);
+        if (instance == null || !dumped.add(scenario + "/" + instance)) {
+            return;
+        }
+        java.nio.file.Path file = fleet.workDir().resolve("threads-" + scenario + "-" + instance + ".json").toAbsolutePath();
+        try {
+            Process jcmd = new ProcessBuilder(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                Long.toString(fleet.process(instance).pid()), "Thread.dump_to_file", "-format=json", file.toString())
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            if (jcmd.waitFor(30, TimeUnit.SECONDS)) {
+                log("deadline missed on instance " + instance + ": its threads are in " + file);
+            }
+        } catch (IOException e) {
+            log("could not dump the threads of instance " + instance + ": " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

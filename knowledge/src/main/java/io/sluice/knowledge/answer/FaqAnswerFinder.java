@@ -139,10 +139,31 @@ public class FaqAnswerFinder {
     private final String answerInstruction;
     /** The same for the main model's route (null = none; measured, not shipped: docs/benchmarks-knowledge.md). */
     private final String mainAnswerInstruction;
-    /** Vectors of entry texts and answers for the ranking, per snapshot version and model (filled lazily). */
-    private volatile TextVectors vectors = new TextVectors(-1, new java.util.concurrent.ConcurrentHashMap<>());
+    /** Vectors of entry texts and answers for the ranking, per snapshot version and model. */
+    private volatile TextVectors vectors = new TextVectors(-1);
+    /** How long a question waits for answer vectors another question (or the warm-up) is computing. */
+    private volatile java.time.Duration answerVectorWait = DEFAULT_ANSWER_VECTOR_WAIT;
 
-    private record TextVectors(long version, Map<String, float[]> byModelAndText) {
+    /** The default of {@code sluice.knowledge.faq.answer-vector-wait}. */
+    public static final java.time.Duration DEFAULT_ANSWER_VECTOR_WAIT = java.time.Duration.ofSeconds(2);
+
+    /**
+     * One snapshot version's vectors, keyed by model id and text. Each text is embedded once: the first question
+     * (or the warm-up) that needs it computes it, the others wait for that computation instead of repeating it,
+     * so a burst of cold questions after a start or a publish does not queue duplicate inferences on the model.
+     */
+    private record TextVectors(long version, java.util.concurrent.ConcurrentHashMap<String,
+            java.util.concurrent.CompletableFuture<float[]>> byModelAndText,
+            java.util.concurrent.CompletableFuture<Void> warmed) {
+
+        TextVectors(long version) {
+            this(version, new java.util.concurrent.ConcurrentHashMap<>(), new java.util.concurrent.CompletableFuture<>());
+        }
+
+        float[] ready(String key) {
+            java.util.concurrent.CompletableFuture<float[]> f = byModelAndText.get(key);
+            return f != null && f.isDone() && !f.isCompletedExceptionally() ? f.join() : null;
+        }
     }
 
     public FaqAnswerFinder(RetrievalChain chain, FaqSnapshotService snapshots, Embedder embedder) {
@@ -287,7 +308,7 @@ public class FaqAnswerFinder {
         Embedder model = englishRoute(question) ? english : embedder;
         try {
             float[] q = model.embed(question);
-            Map<String, float[]> cache = vectorsFor(snapshot);
+            TextVectors cache = vectorsFor(snapshot);
             String prefix = model.modelId() + "\u0000";
             // the snapshot's own vectors of the entry texts when they come from this model (no inference per query)
             boolean onEnglish = model == english;
@@ -300,13 +321,14 @@ public class FaqAnswerFinder {
                 List<String> texts = c.entry().texts();
                 for (int i = 0; i < texts.size(); i++) {
                     float[] v = i < fromSnapshot.size() && fromSnapshot.get(i) != null
-                        && fromSnapshot.get(i).length == q.length ? fromSnapshot.get(i) : cache.get(prefix + texts.get(i));
+                        && fromSnapshot.get(i).length == q.length ? fromSnapshot.get(i) : cache.ready(prefix + texts.get(i));
                     if (v == null) {
                         missing.add(texts.get(i));
                     }
                 }
             }
-            embedInto(model, prefix, cache, missing);
+            // the entry texts are needed (their cosines are the ranking): waited for without a bound
+            embed(model, prefix, cache, missing, null);
             for (Candidate c : candidates) {
                 List<float[]> fromSnapshot = stored ? snapshot.textVectors(c.key(), onEnglish) : List.of();
                 List<String> texts = c.entry().texts();
@@ -315,7 +337,7 @@ public class FaqAnswerFinder {
                 float[] sum = ranking.centroidWeight() > 0 ? new float[q.length] : null;
                 for (int i = 0; i < texts.size(); i++) {
                     float[] v = i < fromSnapshot.size() && fromSnapshot.get(i) != null
-                        && fromSnapshot.get(i).length == q.length ? fromSnapshot.get(i) : cache.get(prefix + texts.get(i));
+                        && fromSnapshot.get(i).length == q.length ? fromSnapshot.get(i) : cache.ready(prefix + texts.get(i));
                     if (sum != null) {
                         for (int d = 0; d < sum.length; d++) {
                             sum[d] += v[d];
@@ -346,17 +368,17 @@ public class FaqAnswerFinder {
             List<Candidate> leading = candidates.stream()
                 .sorted(java.util.Comparator.comparingDouble((Candidate c) -> partial.get(c)).reversed())
                 .limit(ANSWER_RERANK).toList();
-            if (ranking.answerWeight() > 0) {
-                embedInto(model, prefix, cache, leading.stream().map(c -> c.entry().answer())
-                    .filter(a -> !cache.containsKey(prefix + a)).toList());
-            }
+            // the answer term is a refinement: answers not ready within the bound (a cold burst on a loaded
+            // machine) leave it out for this question rather than hold the answer; the vectors still arrive
+            boolean answers = ranking.answerWeight() > 0 && embed(model, prefix, cache,
+                leading.stream().map(c -> c.entry().answer()).toList(), answerVectorWait);
             Map<Candidate, Double> fused = new java.util.HashMap<>(partial);
             String instruction = onEnglish ? answerInstruction : mainAnswerInstruction;
-            float[] qa = instruction != null && ranking.answerWeight() > 0 ? model.embed(instruction + question) : q;
+            float[] qa = instruction != null && answers ? model.embed(instruction + question) : q;
             for (Candidate c : leading) {
                 double[] b = best2.get(c);
-                double answer = ranking.answerWeight() > 0
-                    ? io.sluice.knowledge.embedding.Vectors.dot(qa, cache.get(prefix + c.entry().answer())) : 0;
+                double answer = answers
+                    ? io.sluice.knowledge.embedding.Vectors.dot(qa, cache.ready(prefix + c.entry().answer())) : 0;
                 // leading candidates rank above the rest whatever their answer cosine (it is >= -1)
                 fused.put(c, LEADING + ranking.fuse(b[0], b[1], answer, bm25.getOrDefault(c.key(), 0.0), b[2]));
             }
@@ -371,24 +393,175 @@ public class FaqAnswerFinder {
     static final int ANSWER_RERANK = 10;
     private static final double LEADING = 100;
 
-    private static void embedInto(Embedder model, String prefix, Map<String, float[]> cache, List<String> texts) {
-        List<String> missing = texts.stream().distinct().toList();
-        if (!missing.isEmpty()) {
-            List<float[]> embedded = model.embedAll(missing);
-            for (int i = 0; i < missing.size(); i++) {
-                cache.put(prefix + missing.get(i), embedded.get(i));
+    /**
+     * Makes sure {@code texts} have vectors in {@code cache}: the ones nobody computes yet are embedded here in one
+     * batch, the ones another thread is computing are waited for. True when every vector is there; false when
+     * {@code wait} (null = no bound) ran out or the model failed for one of them.
+     */
+    private static boolean embed(Embedder model, String prefix, TextVectors cache, List<String> texts,
+            java.time.Duration wait) {
+        List<String> mine = new ArrayList<>();
+        List<java.util.concurrent.CompletableFuture<float[]>> all = new ArrayList<>();
+        for (String text : texts.stream().distinct().toList()) {
+            java.util.concurrent.CompletableFuture<float[]> created = new java.util.concurrent.CompletableFuture<>();
+            java.util.concurrent.CompletableFuture<float[]> f = cache.byModelAndText().putIfAbsent(prefix + text, created);
+            if (f == null) {
+                mine.add(text);
+                f = created;
+            } else if (f.isCompletedExceptionally()) {
+                // an earlier attempt failed (model down then): this question tries again
+                cache.byModelAndText().replace(prefix + text, f, created);
+                mine.add(text);
+                f = created;
+            }
+            all.add(f);
+        }
+        if (!mine.isEmpty()) {
+            Runnable work = () -> {
+                try {
+                    List<float[]> embedded = model.embedAll(mine);
+                    for (int i = 0; i < mine.size(); i++) {
+                        cache.byModelAndText().get(prefix + mine.get(i)).complete(embedded.get(i));
+                    }
+                } catch (RuntimeException e) {
+                    for (String text : mine) {
+                        cache.byModelAndText().get(prefix + text).completeExceptionally(e);
+                    }
+                    if (wait == null) {
+                        throw e;
+                    }
+                }
+            };
+            if (wait == null) {
+                work.run();
+            } else {
+                // bounded: the inference goes on beside the question, which waits at most `wait` for it
+                Thread.ofVirtual().name("faq-answer-vectors").start(work);
+            }
+        }
+        try {
+            java.util.concurrent.CompletableFuture<Void> every =
+                java.util.concurrent.CompletableFuture.allOf(all.toArray(java.util.concurrent.CompletableFuture[]::new));
+            if (wait == null) {
+                every.join();
+            } else {
+                every.get(wait.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+            }
+            return true;
+        } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException
+                | java.util.concurrent.CompletionException e) {
+            if (wait == null && e instanceof java.util.concurrent.CompletionException c
+                    && c.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** How long a question waits for answer vectors being computed elsewhere (then ranks without them). */
+    public FaqAnswerFinder answerVectorWait(java.time.Duration wait) {
+        if (wait == null || wait.isNegative()) {
+            throw new IllegalArgumentException("answer-vector-wait must be zero or more");
+        }
+        this.answerVectorWait = wait;
+        return this;
+    }
+
+    /** The vector cache of this snapshot version (a new version starts an empty one and warms its answers). */
+    private TextVectors vectorsFor(FaqSnapshot snapshot) {
+        TextVectors v = vectors;
+        if (v.version() != snapshot.version()) {
+            synchronized (this) {
+                v = vectors;
+                if (v.version() != snapshot.version()) {
+                    v = new TextVectors(snapshot.version());
+                    vectors = v;
+                    startWarmUp(snapshot, v);
+                }
+            }
+        }
+        return v;
+    }
+
+    /**
+     * Embeds the answers of the current snapshot in the background (each with the model of its own script), so
+     * questions find them ready. Called at start-up and on every new snapshot version; idempotent per version.
+     */
+    public void warmAnswers() {
+        FaqSnapshot snapshot = snapshots.current();
+        if (snapshot != null && snapshot.size() > 0) {
+            vectorsFor(snapshot);
+        }
+    }
+
+    /** Texts per warm-up batch: small, so that questions' own inferences interleave with it on the model. */
+    private static final int WARM_UP_BATCH = 8;
+
+    /**
+     * Waits (at most {@code max}) until the current snapshot's answers have their vectors, so that an evaluation
+     * measures the ranking every question gets once warm, not a cold start. True when they are ready.
+     */
+    public boolean awaitAnswerVectors(java.time.Duration max) {
+        FaqSnapshot snapshot = snapshots.current();
+        if (snapshot == null || snapshot.size() == 0) {
+            return true;
+        }
+        try {
+            vectorsFor(snapshot).warmed().get(max.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+            return true;
+        } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private void startWarmUp(FaqSnapshot snapshot, TextVectors cache) {
+        if (snapshot.size() == 0 || answerWeightZero()) {
+            cache.warmed().complete(null);
+            return;
+        }
+        Thread.ofVirtual().name("faq-answer-warm-up-" + snapshot.version()).start(() -> {
+            try {
+                warm(snapshot, cache);
+            } finally {
+                cache.warmed().complete(null);
+            }
+        });
+    }
+
+    private void warm(FaqSnapshot snapshot, TextVectors cache) {
+        {
+            Map<Embedder, List<String>> byModel = new LinkedHashMap<>();
+            for (FaqEntry entry : snapshot.entries()) {
+                String answer = entry.answer();
+                if (answer == null || answer.isBlank()) {
+                    continue;
+                }
+                Embedder model = englishRoute(answer) ? english : embedder;
+                byModel.computeIfAbsent(model, m -> new ArrayList<>()).add(answer);
+            }
+            for (Map.Entry<Embedder, List<String>> e : byModel.entrySet()) {
+                List<String> answers = e.getValue().stream().distinct().toList();
+                String prefix = e.getKey().modelId() + "\u0000";
+                for (int from = 0; from < answers.size() && vectors == cache; from += WARM_UP_BATCH) {
+                    try {
+                        embed(e.getKey(), prefix, cache, answers.subList(from, Math.min(answers.size(),
+                            from + WARM_UP_BATCH)), null);
+                    } catch (RuntimeException failed) {
+                        return;  // the model is down: questions embed what they need when it is back
+                    }
+                }
             }
         }
     }
 
-    /** The vector cache of this snapshot version (a new version starts an empty one). */
-    private Map<String, float[]> vectorsFor(FaqSnapshot snapshot) {
-        TextVectors v = vectors;
-        if (v.version() != snapshot.version()) {
-            v = new TextVectors(snapshot.version(), new java.util.concurrent.ConcurrentHashMap<>());
-            vectors = v;
-        }
-        return v.byModelAndText();
+    private boolean answerWeightZero() {
+        return main.answerWeight() == 0 && (english == null || englishRoute.answerWeight() == 0);
     }
 
     private List<FaqMatch> snapshotMatches(FaqSnapshot snapshot, String question, RetrievalPlan plan, int pool) {

@@ -206,8 +206,9 @@ public class KnowledgeConfiguration {
     /** The one F1 path (chain first, then the snapshot; relevance bars from the caller's plan). */
     @Bean
     io.sluice.knowledge.answer.FaqAnswerFinder faqAnswerFinder(RetrievalChain chain, FaqSnapshotService snapshots,
-            Embedder embedder, EnglishModel english) {
-        return new io.sluice.knowledge.answer.FaqAnswerFinder(chain, snapshots, embedder, english.embedder());
+            Embedder embedder, EnglishModel english, KnowledgeProperties properties) {
+        return new io.sluice.knowledge.answer.FaqAnswerFinder(chain, snapshots, embedder, english.embedder())
+            .answerVectorWait(properties.faq().answerVectorWait());
     }
 
     @Bean

@@ -92,7 +92,18 @@ public record KnowledgeProperties(@NotNull Path indexDir, Path snapshotDir, @Def
     /**
      * @param publishOnChange rebuild and publish the snapshot after each FAQ change from the API
      * @param minSelfHitRate  validation: share of entries whose own question must find them first
+     * @param answerVectorWait how long an F1 question waits for answer vectors that another question or the
+     *                        background warm-up is computing; past it the question is ranked without the
+     *                        answer term (answers are embedded once per snapshot version, in the background)
      */
-    public record Faq(@DefaultValue("true") boolean publishOnChange, @DefaultValue("0.9") double minSelfHitRate) {
+    public record Faq(@DefaultValue("true") boolean publishOnChange, @DefaultValue("0.9") double minSelfHitRate,
+            @DefaultValue("2s") java.time.Duration answerVectorWait) {
+
+        public Faq {
+            if (answerVectorWait == null || answerVectorWait.isNegative()) {
+                throw new IllegalArgumentException("sluice.knowledge.faq.answer-vector-wait must be zero or more, was "
+                    + answerVectorWait);
+            }
+        }
     }
 }

@@ -145,7 +145,8 @@ class FaqBulkImportTest {
 
             RetrievalChain chain = new RetrievalChain(List.of(Tiers.luceneKnn(index), Tiers.bm25(index),
                 Tiers.faqSnapshot(snapshots)), embedder, pool, 5, Duration.ofSeconds(30));
-            FaqAnswerFinder finder = new FaqAnswerFinder(chain, snapshots, embedder, SharedEmbedder.english());
+            FaqAnswerFinder finder = new FaqAnswerFinder(chain, snapshots, embedder, SharedEmbedder.english())
+                .answerVectorWait(java.time.Duration.ofMinutes(5));
             RetrievalPlan plan = RetrievalPlan.defaults().withTimeouts(Duration.ofSeconds(20), Duration.ofSeconds(20),
                 Duration.ofSeconds(20));
             int hits = 0;
