@@ -12,7 +12,7 @@ import java.util.Optional;
 
 /**
  * The load, chaos and benchmark harness (issue 8), run by {@code scripts/bench.sh}: starts the mock
- * provider and two platform instances in external mode, runs the scenarios, checks the invariants,
+ * provider and the platform instances (three by default) in external mode, runs the scenarios, checks the invariants,
  * writes {@code benchmarks.md} with a chart per scenario. Exit status 1 when an invariant broke.
  */
 public final class LoadHarness {

@@ -197,10 +197,11 @@ final class Report {
         line("");
         line("* Machine: " + Runtime.getRuntime().availableProcessors() + " CPUs (" + Machine.cpuModel() + "), "
             + Machine.memory() + " memory; load average (1/5/15 min) " + s.loadAtStart() + " at the start, " + s.loadAtEnd()
-            + " at the end. Harness, mock and both instances share the machine.");
+            + " at the end. Harness, mock and the " + Fleet.instanceNames().size() + " instances share the machine.");
         line("* Versions: " + Machine.java() + "; " + Machine.frameworks() + "; " + s.postgres() + "; " + s.redis()
             + "; all on loopback.");
-        line("* Processes: the mock provider (`io.sluice.mock.MockProviderMain`, -Xmx256m) and two platform instances "
+        line("* Processes: the mock provider (`io.sluice.mock.MockProviderMain`, -Xmx256m) and " + Fleet.instanceNames().size()
+            + " platform instances "
             + "(`app/target/sluice.jar`, -Xmx640m, external mode: one PostgreSQL database and one Redis shared), each its own JVM.");
         line(String.format("* Provider: %d ms fixed latency, 16-token answers; concurrency cap %d (= all lanes' permits: above it the mock answers 429).",
             z.latencyMs, s.providerCap()));
@@ -240,7 +241,7 @@ final class Report {
         line("```");
         line("");
         line("Servers: the restart scenarios restart them, so with the debootstrap chroot of `scripts/services-up.sh` the "
-            + "command runs a PostgreSQL cluster (port 55440) and a redis-server (port 56440) of its own, a fresh database "
+            + "command runs a PostgreSQL cluster and a redis-server of its own (on free ports below the ephemeral range, each checked to answer), a fresh database "
             + "`sluice_bench` each run, and stops both at the end; with Docker Compose it uses (and restarts) the compose "
             + "services; `SLUICE_BENCH_DB_URL` / `SLUICE_BENCH_REDIS_URL` point it at servers of yours. It builds the jar "
             + "when the sources are newer and stops every process it started (shutdown hook and finally). Exit status 1 when "
