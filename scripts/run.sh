@@ -62,7 +62,7 @@ if [ ! -f "$jar" ] || [ ! -f "$stamp" ] || { [ -n "$demo_llm" ] && [ ! -f "$mock
 fi
 # Footprint defaults (docs/capacity.md): a heap bounded at 1 GB that starts small and gives idle memory
 # back, compact object headers, a smaller code cache. JAVA_OPTS comes after them, so it overrides any.
-SLUICE_JAVA_DEFAULTS="-Xms64m -Xmx1g -XX:+UseCompactObjectHeaders -XX:G1PeriodicGCInterval=30000 -XX:MaxHeapFreeRatio=30 -XX:MinHeapFreeRatio=10 -XX:ReservedCodeCacheSize=128m"
+SLUICE_JAVA_DEFAULTS="-Xms64m -Xmx1g -XX:+UseCompactObjectHeaders -XX:G1PeriodicGCInterval=30000 -XX:MaxHeapFreeRatio=30 -XX:MinHeapFreeRatio=10 -XX:ReservedCodeCacheSize=128m -XX:TrimNativeHeapInterval=30000"
 # glibc gives each thread that mallocs an arena of its own (up to 8 per core): two are enough for the ONNX
 # runtime and the JVM's native allocations, and save tens of MB of resident memory
 export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"

@@ -48,6 +48,11 @@ final class SingleThreadOnnxModel extends AbstractInProcessEmbeddingModel {
             options.setInterOpNumThreads(1);
             options.addConfigEntry("session.intra_op.allow_spinning", "0");
             options.addConfigEntry("session.inter_op.allow_spinning", "0");
+            // no CPU memory arena: the arena keeps the largest run's intermediate tensors (a 1,000-character answer
+            // embedded once) for the life of the process; plain malloc gives them back, and the JVM trims the
+            // native heap (run.sh: -XX:TrimNativeHeapInterval)
+            options.setCPUArenaAllocator(false);
+            options.setMemoryPatternOptimization(false);
             return new OnnxBertBiEncoder(env, env.createSession(model.readAllBytes(), options), tokenizer, pooling);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
