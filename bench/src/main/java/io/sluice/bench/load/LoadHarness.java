@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The load, chaos and benchmark harness (issue 8), run by {@code scripts/bench.sh}: starts the mock
@@ -183,8 +184,18 @@ public final class LoadHarness {
             CapacityBench bench = new CapacityBench(fleet, new MockControl(fleet.mockUrl()), processes, portkey);
             CapacityReport report = new CapacityReport(options, settings, loadAtStart, started, streams, seconds);
             report.idle(Machine.rssMb(fleet.process("a")));
-            report.throughput(bench.throughput(seconds, new long[][] {{50, 128}, {1000, 1024}}));
-            report.noLlm(bench.noLlm(16, seconds));
+            Set<String> parts = capacityParts();
+            if (parts.contains("throughput")) {
+                report.throughput(bench.throughput(seconds, new long[][] {{50, 128}, {1000, 1024}}));
+            }
+            if (parts.contains("no-llm")) {
+                report.noLlm(bench.noLlm(16, seconds));
+            }
+            if (!parts.contains("streams")) {
+                report.write(options.outDir().resolve("benchmarks-capacity.md"), Instant.now());
+                log("capacity report (parts " + parts + "): " + options.outDir().resolve("benchmarks-capacity.md"));
+                return;
+            }
             double ramp = options.shortMode() ? 5 : 20;
             int tokens = options.shortMode() ? 10 : 40;
             List<CapacityBench.StreamLeg> streamLegs = new ArrayList<>();
@@ -211,6 +222,27 @@ public final class LoadHarness {
 
     private static void log(String message) {
         ScenarioRunner.log(message);
+    }
+
+    /**
+     * SLUICE_BENCH_CAPACITY_PARTS: which parts of the capacity scenario run (comma-separated: throughput,
+     * no-llm, streams; default all three), so that one part can be profiled or re-measured on its own.
+     */
+    static Set<String> capacityParts() {
+        Set<String> all = Set.of("throughput", "no-llm", "streams");
+        String wanted = System.getenv().getOrDefault("SLUICE_BENCH_CAPACITY_PARTS", "").trim();
+        if (wanted.isEmpty()) {
+            return all;
+        }
+        Set<String> parts = new java.util.TreeSet<>();
+        for (String part : wanted.split(",")) {
+            String p = part.trim();
+            if (!all.contains(p)) {
+                throw new IllegalArgumentException("SLUICE_BENCH_CAPACITY_PARTS: unknown part '" + p + "' (known: " + all + ")");
+            }
+            parts.add(p);
+        }
+        return parts;
     }
 
     /** SLUICE_BENCH_OFFER_THRESHOLD, when set: the instances' fast-mode offer threshold (the report names it). */
