@@ -93,6 +93,12 @@ public final class MockProvider implements AutoCloseable {
         if (System.getProperty("sun.net.httpserver.nodelay") == null) {
             System.setProperty("sun.net.httpserver.nodelay", "true");
         }
+        // the JDK server closes a connection that goes idle while 200 others are idle: at 1,024 connections
+        // in a closed loop its clients keep finding pooled sockets closed under them. The mock is uncapped,
+        // so it keeps them (a real provider's keep-alive limits are what the gateway's stale-socket retry is for)
+        if (System.getProperty("sun.net.httpserver.maxIdleConnections") == null) {
+            System.setProperty("sun.net.httpserver.maxIdleConnections", "20000");
+        }
         try {
             // a backlog for thousands of connections opened at once (the capacity legs: 1,024 and 5,000)
             HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 8192);

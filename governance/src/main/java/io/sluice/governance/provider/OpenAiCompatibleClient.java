@@ -39,13 +39,17 @@ import tools.jackson.databind.node.ObjectNode;
  * One OpenAI-compatible provider over plain HTTP (OkHttp). The request body is built from the call
  * as it is — every generation parameter, tool and tool message goes through unchanged — and the
  * answer's choices, tool calls, finish reasons, usage and {@code x-ratelimit-*} / {@code Retry-After}
- * headers come back as they are. No retries here: the gateway owns them. A deadline cancels the HTTP
- * exchange itself, so a hung provider costs no thread past it.
+ * headers come back as they are. The only retry here is a call whose pooled socket the provider had closed
+ * (the gateway owns every other retry). A deadline cancels the HTTP exchange itself, so a hung provider
+ * costs no thread past it.
  */
 public final class OpenAiCompatibleClient implements ProviderClient {
 
-    /** Idle connections kept for reuse: well above any lane's permits. */
-    static final int IDLE_CONNECTIONS = 256;
+    /**
+     * Idle connections kept for reuse: above the calls one instance holds in flight (thousands), so a closed
+     * loop of long calls reuses its sockets instead of closing and reopening them (a socket each, no thread).
+     */
+    static final int IDLE_CONNECTIONS = 8192;
     /** Calls (streams) the HTTP client runs at once: far above any lane's permits, which are the bound. */
     static final int MAX_CALLS = 100_000;
     private static final MediaType JSON_TYPE = MediaType.get("application/json");
@@ -69,7 +73,11 @@ public final class OpenAiCompatibleClient implements ProviderClient {
             .connectionPool(new ConnectionPool(IDLE_CONNECTIONS, 5, TimeUnit.MINUTES))
             .connectTimeout(Duration.ofSeconds(10))
             .readTimeout(Duration.ZERO) // the gateway's deadline (call timeout, first-token timer) bounds a call
-            .retryOnConnectionFailure(false)
+            // a provider (or its load balancer) may close a kept-alive socket just as it is taken from the pool:
+            // OkHttp then sends the call again on a fresh connection instead of failing it. That is transport,
+            // not a provider failure, so the gateway's retries, retry budget and breakers never see it; the
+            // call timeout bounds the whole exchange, retries included
+            .retryOnConnectionFailure(true)
             .build();
     }
 
