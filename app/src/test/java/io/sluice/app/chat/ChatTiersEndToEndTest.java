@@ -1,5 +1,7 @@
 package io.sluice.app.chat;
 
+import static io.sluice.app.support.ChatRequests.chat;
+import static io.sluice.app.support.ChatRequests.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -68,8 +70,7 @@ class ChatTiersEndToEndTest {
 
     @DynamicPropertySource
     static void services(DynamicPropertyRegistry registry) {
-        TestServices.isolated(registry, RUN);
-        registry.add("sluice.gateway.base-url", MOCK::baseUrl);
+        TestServices.chatAgainst(registry, RUN, MOCK);
         registry.add("sluice.permits.lanes.interactive.permits", () -> PERMITS);
         registry.add("sluice.chat.admission.capacity", () -> PERMITS);
         // short windows so that a provider outage and its recovery play out in seconds, not minutes
@@ -85,9 +86,6 @@ class ChatTiersEndToEndTest {
         // these tests are about the tiers a level allows; the F2→F1 shadow check, which may serve an F2's FAQ
         // answer as F1, has its own (FreshnessAndShadowCheckTest, GroundedAnswersEndToEndTest)
         registry.add("sluice.chat.shadow-check.enabled", () -> "false");
-        // the machine is shared and loaded: retrieval tiers get generous timeouts so their breakers stay shut
-        registry.add("sluice.knowledge.chain.vector-timeout", () -> "3s");
-        registry.add("sluice.knowledge.chain.bm25-timeout", () -> "2s");
         // alerts go to a webhook of the test's own, evaluated every second
         registry.add("sluice.alerting.webhook-url", ALERTS::url);
         registry.add("sluice.alerting.interval", () -> "1s");
@@ -127,27 +125,13 @@ class ChatTiersEndToEndTest {
         MOCK.reset();
         client = apiKeys.create("tiers-" + RUN, ClientTier.STANDARD);
         http = new Http(port, client.key());
-        await().atMost(Duration.ofMinutes(3)).until(() -> "ready".equals(bootstrap.status()));
+        TestServices.awaitKnowledge(bootstrap);
     }
 
     @AfterEach
     void tearDown() {
         degradation.unpin("tiers-test");
         MOCK.scenario(Scenario.healthy());
-    }
-
-    static String chat(String message) {
-        return chat(message, false);
-    }
-
-    static String chat(String message, boolean acceptDeferred) {
-        return "{\"userId\":\"u-" + UUID.randomUUID() + "\",\"message\":\"" + message + "\""
-            + (acceptDeferred ? ",\"acceptDeferred\":true" : "") + "}";
-    }
-
-    JsonNode ok(HttpResponse<String> response) {
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-        return json.readTree(response.body());
     }
 
     JsonNode ask(DegradationLevel level, String body) {
@@ -299,12 +283,7 @@ class ChatTiersEndToEndTest {
     // --- streaming ----------------------------------------------------------------------------
 
     HttpRequest streamRequest(String body) {
-        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/v1/chat/stream"))
-            .header("Content-Type", "application/json")
-            .header("Accept", "text/event-stream")
-            .header("Authorization", "Bearer " + client.key())
-            .POST(HttpRequest.BodyPublishers.ofString(body))
-            .build();
+        return http.streamRequest("/api/v1/chat/stream", body);
     }
 
     static final HttpClient SSE = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();

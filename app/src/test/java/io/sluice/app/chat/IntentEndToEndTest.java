@@ -1,19 +1,16 @@
 package io.sluice.app.chat;
 
+import static io.sluice.app.support.ChatRequests.chat;
+import static io.sluice.app.support.ChatRequests.ok;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.UUID;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.api.auth.ApiKeys;
 import io.sluice.api.auth.ClientTier;
-import io.sluice.api.auth.IssuedKey;
 import io.sluice.api.intent.KnnIntentClassifier;
 import io.sluice.app.support.Http;
 import io.sluice.app.support.TestServices;
@@ -51,12 +48,9 @@ class IntentEndToEndTest {
 
     @DynamicPropertySource
     static void services(DynamicPropertyRegistry registry) {
-        TestServices.isolated(registry, RUN);
-        registry.add("sluice.gateway.base-url", MOCK::baseUrl);
+        TestServices.chatAgainst(registry, RUN, MOCK);
         registry.add("sluice.batch.jobs.work-queue-drain.enabled", () -> "false");
         registry.add("sluice.chat.cache.enabled", () -> "false");
-        registry.add("sluice.knowledge.chain.vector-timeout", () -> "3s");
-        registry.add("sluice.knowledge.chain.bm25-timeout", () -> "2s");
     }
 
     @AfterAll
@@ -85,15 +79,13 @@ class IntentEndToEndTest {
     @Autowired
     ObjectMapper json;
 
-    IssuedKey client;
     Http http;
 
     @BeforeEach
     void setUp() {
         MOCK.scenario(Scenario.healthy().withFixedLatency(20));
-        client = apiKeys.create("intent-" + RUN, ClientTier.STANDARD);
-        http = new Http(port, client.key());
-        await().atMost(Duration.ofMinutes(3)).until(() -> "ready".equals(bootstrap.status()));
+        http = Http.newClient(port, apiKeys, "intent-" + RUN, ClientTier.STANDARD);
+        TestServices.awaitKnowledge(bootstrap);
         assertThat(knn.size()).isGreaterThanOrEqualTo(500);   // embedded at start
         degradation.pin(DegradationLevel.L0, "intent-test", "intent at L0");
         // the first provider call pays Spring AI's start-up: not inside the intent lane's 1.5 s budget
@@ -105,15 +97,6 @@ class IntentEndToEndTest {
     void tearDown() {
         degradation.unpin("intent-test");
         MOCK.scenario(Scenario.healthy());
-    }
-
-    static String chat(String message) {
-        return "{\"userId\":\"u-" + UUID.randomUUID() + "\",\"message\":\"" + message + "\"}";
-    }
-
-    JsonNode ok(HttpResponse<String> response) {
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-        return json.readTree(response.body());
     }
 
     double decisions(String source) {
@@ -140,10 +123,7 @@ class IntentEndToEndTest {
         double knnBefore = decisions("knn");
 
         HttpResponse<String> response = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build().send(
-            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/v1/chat/stream"))
-                .header("Content-Type", "application/json").header("Accept", "text/event-stream")
-                .header("Authorization", "Bearer " + client.key())
-                .POST(HttpRequest.BodyPublishers.ofString(chat(VAGUE))).build(), HttpResponse.BodyHandlers.ofString());
+            http.streamRequest("/api/v1/chat/stream", chat(VAGUE)), HttpResponse.BodyHandlers.ofString());
 
         String meta = response.body().lines().dropWhile(line -> !line.equals("event:meta")).skip(1).findFirst()
             .orElseThrow(() -> new AssertionError("no meta event in " + response.body()));

@@ -63,11 +63,8 @@ class TokenAllocationAndUserLimitsEndToEndTest {
 
     @DynamicPropertySource
     static void services(DynamicPropertyRegistry registry) {
-        TestServices.isolated(registry, RUN);
-        registry.add("sluice.gateway.base-url", MOCK::baseUrl);
+        TestServices.chatAgainst(registry, RUN, MOCK);
         registry.add("sluice.chat.cache.enabled", () -> "false");
-        registry.add("sluice.knowledge.chain.vector-timeout", () -> "3s");
-        registry.add("sluice.knowledge.chain.bm25-timeout", () -> "2s");
         registry.add("sluice.chat.answer-budget", () -> "8s");
         // the drain runs when the test launches it, not on a schedule
         registry.add("sluice.batch.jobs.work-queue-drain.cron", () -> "0 0 0 1 1 *");
@@ -130,7 +127,7 @@ class TokenAllocationAndUserLimitsEndToEndTest {
         client = apiKeys.create("alloc-" + RUN + "-" + UUID.randomUUID(), ClientTier.STANDARD,
             EnumSet.of(ApiScope.CHAT, ApiScope.TASKS, ApiScope.JOBS));
         http = new Http(port, client.key());
-        await().atMost(Duration.ofMinutes(3)).until(() -> "ready".equals(bootstrap.status()));
+        TestServices.awaitKnowledge(bootstrap);
         // every test starts from an empty allocation window
         redisson.getKeys().delete("test:" + RUN + ":alloc:{window}");
     }
