@@ -36,8 +36,8 @@ import io.sluice.knowledge.sample.KnowledgeBootstrap;
 import io.sluice.mock.MockProvider;
 import io.sluice.mock.Scenario;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -58,6 +58,7 @@ import tools.jackson.databind.ObjectMapper;
 class ChatTiersEndToEndTest {
 
     static final String RUN = UUID.randomUUID().toString();
+    @AutoClose
     static final MockProvider MOCK = MockProvider.start(0);
     static final int PERMITS = 4;
 
@@ -66,6 +67,7 @@ class ChatTiersEndToEndTest {
     static final String PAYMENT = "付款失败了但是钱被扣了";       // A
     static final String RETURNS = "退货的运费谁来出";             // B
 
+    @AutoClose
     static final AlertReceiver ALERTS = new AlertReceiver();
 
     @DynamicPropertySource
@@ -90,12 +92,6 @@ class ChatTiersEndToEndTest {
         registry.add("sluice.alerting.webhook-url", ALERTS::url);
         registry.add("sluice.alerting.interval", () -> "1s");
         registry.add("sluice.alerting.resend-every", () -> "5s");
-    }
-
-    @AfterAll
-    static void stopMock() {
-        MOCK.close();
-        ALERTS.close();
     }
 
     @LocalServerPort

@@ -28,8 +28,8 @@ import io.sluice.knowledge.sample.KnowledgeBootstrap;
 import io.sluice.mock.MockProvider;
 import io.sluice.mock.Scenario;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -50,6 +50,7 @@ import tools.jackson.databind.JsonNode;
 class GroundedAnswersEndToEndTest {
 
     static final String RUN = UUID.randomUUID().toString();
+    @AutoClose
     static final MockProvider MOCK = MockProvider.start(0);
 
     static final String RETURNS = "退货的运费谁来出";           // B: at L2 deferred when the client accepts it
@@ -62,11 +63,6 @@ class GroundedAnswersEndToEndTest {
         registry.add("sluice.batch.jobs.work-queue-drain.enabled", () -> "false");   // the test launches it
         registry.add("sluice.chat.answer-budget", () -> "8s");
         registry.add("sluice.gateway.lanes.interactive.budget", () -> "8s");
-    }
-
-    @AfterAll
-    static void stopMock() {
-        MOCK.close();
     }
 
     @LocalServerPort

@@ -20,8 +20,8 @@ import io.sluice.knowledge.sample.KnowledgeBootstrap;
 import io.sluice.mock.MockProvider;
 import io.sluice.mock.Scenario;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -42,6 +42,7 @@ import tools.jackson.databind.ObjectMapper;
 class IntentEndToEndTest {
 
     static final String RUN = UUID.randomUUID().toString();
+    @AutoClose
     static final MockProvider MOCK = MockProvider.start(0);
     static final String VAGUE = "东西到了但是和图片不一样";   // rules: general 0.3; the examples: returns
     static final String LLM_SAYS = "{\"intent\": \"order_problem\", \"confidence\": 0.9}";
@@ -51,11 +52,6 @@ class IntentEndToEndTest {
         TestServices.chatAgainst(registry, RUN, MOCK);
         registry.add("sluice.batch.jobs.work-queue-drain.enabled", () -> "false");
         registry.add("sluice.chat.cache.enabled", () -> "false");
-    }
-
-    @AfterAll
-    static void stopMock() {
-        MOCK.close();
     }
 
     @LocalServerPort

@@ -29,8 +29,8 @@ import io.sluice.knowledge.sample.KnowledgeBootstrap;
 import io.sluice.mock.MockProvider;
 import io.sluice.mock.Scenario;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -58,6 +58,7 @@ import tools.jackson.databind.ObjectMapper;
 class SessionMemoryAndFastOfferEndToEndTest {
 
     static final String RUN = UUID.randomUUID().toString();
+    @AutoClose
     static final MockProvider MOCK = MockProvider.start(0);
     static final HttpClient SSE = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     static final String PROMISE = "非常抱歉给您带来不便。我们会为您补发一副新耳机，并发放一张20元优惠券作为补偿。";
@@ -78,11 +79,6 @@ class SessionMemoryAndFastOfferEndToEndTest {
         // the slot holder's answer takes 12 s: budgets long enough that it is an answer, not a time-out
         registry.add("sluice.chat.answer-budget", () -> "30s");
         registry.add("sluice.gateway.lanes.interactive.budget", () -> "30s");
-    }
-
-    @AfterAll
-    static void stopMock() {
-        MOCK.close();
     }
 
     @LocalServerPort

@@ -27,8 +27,8 @@ import io.sluice.knowledge.sample.KnowledgeBootstrap;
 import io.sluice.mock.MockProvider;
 import io.sluice.mock.Scenario;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.redisson.api.RedissonClient;
@@ -58,6 +58,7 @@ import tools.jackson.databind.ObjectMapper;
 class TokenAllocationAndUserLimitsEndToEndTest {
 
     static final String RUN = UUID.randomUUID().toString();
+    @AutoClose
     static final MockProvider MOCK = MockProvider.start(0);
     static final String REFUND = "退款多久到账";
 
@@ -77,11 +78,6 @@ class TokenAllocationAndUserLimitsEndToEndTest {
         registry.add("sluice.ingress.rate.user.new-user-capacity", () -> "2");
         registry.add("sluice.ingress.rate.llm-calls.limit", () -> "3");
         registry.add("sluice.ingress.rate.llm-calls.vip-multiplier", () -> "3");
-    }
-
-    @AfterAll
-    static void stopMock() {
-        MOCK.close();
     }
 
     @LocalServerPort
