@@ -340,12 +340,7 @@ class ChatPipelineEndToEndTest {
     // --- SSE ------------------------------------------------------------------------------------
 
     HttpRequest streamRequest(String body) {
-        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/v1/chat/stream"))
-            .header("Content-Type", "application/json")
-            .header("Accept", "text/event-stream")
-            .header("Authorization", "Bearer " + client.key())
-            .POST(HttpRequest.BodyPublishers.ofString(body))
-            .build();
+        return http.streamRequest("/api/v1/chat/stream", body);
     }
 
     @Test

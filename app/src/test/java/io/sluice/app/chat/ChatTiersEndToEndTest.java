@@ -1,5 +1,7 @@
 package io.sluice.app.chat;
 
+import static io.sluice.app.support.ChatRequests.chat;
+import static io.sluice.app.support.ChatRequests.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -34,8 +36,8 @@ import io.sluice.knowledge.sample.KnowledgeBootstrap;
 import io.sluice.mock.MockProvider;
 import io.sluice.mock.Scenario;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -56,6 +58,7 @@ import tools.jackson.databind.ObjectMapper;
 class ChatTiersEndToEndTest {
 
     static final String RUN = UUID.randomUUID().toString();
+    @AutoClose
     static final MockProvider MOCK = MockProvider.start(0);
     static final int PERMITS = 4;
 
@@ -64,12 +67,12 @@ class ChatTiersEndToEndTest {
     static final String PAYMENT = "付款失败了但是钱被扣了";       // A
     static final String RETURNS = "退货的运费谁来出";             // B
 
+    @AutoClose
     static final AlertReceiver ALERTS = new AlertReceiver();
 
     @DynamicPropertySource
     static void services(DynamicPropertyRegistry registry) {
-        TestServices.isolated(registry, RUN);
-        registry.add("sluice.gateway.base-url", MOCK::baseUrl);
+        TestServices.chatAgainst(registry, RUN, MOCK);
         registry.add("sluice.permits.lanes.interactive.permits", () -> PERMITS);
         registry.add("sluice.chat.admission.capacity", () -> PERMITS);
         // short windows so that a provider outage and its recovery play out in seconds, not minutes
@@ -85,19 +88,10 @@ class ChatTiersEndToEndTest {
         // these tests are about the tiers a level allows; the F2→F1 shadow check, which may serve an F2's FAQ
         // answer as F1, has its own (FreshnessAndShadowCheckTest, GroundedAnswersEndToEndTest)
         registry.add("sluice.chat.shadow-check.enabled", () -> "false");
-        // the machine is shared and loaded: retrieval tiers get generous timeouts so their breakers stay shut
-        registry.add("sluice.knowledge.chain.vector-timeout", () -> "3s");
-        registry.add("sluice.knowledge.chain.bm25-timeout", () -> "2s");
         // alerts go to a webhook of the test's own, evaluated every second
         registry.add("sluice.alerting.webhook-url", ALERTS::url);
         registry.add("sluice.alerting.interval", () -> "1s");
         registry.add("sluice.alerting.resend-every", () -> "5s");
-    }
-
-    @AfterAll
-    static void stopMock() {
-        MOCK.close();
-        ALERTS.close();
     }
 
     @LocalServerPort
@@ -127,27 +121,13 @@ class ChatTiersEndToEndTest {
         MOCK.reset();
         client = apiKeys.create("tiers-" + RUN, ClientTier.STANDARD);
         http = new Http(port, client.key());
-        await().atMost(Duration.ofMinutes(3)).until(() -> "ready".equals(bootstrap.status()));
+        TestServices.awaitKnowledge(bootstrap);
     }
 
     @AfterEach
     void tearDown() {
         degradation.unpin("tiers-test");
         MOCK.scenario(Scenario.healthy());
-    }
-
-    static String chat(String message) {
-        return chat(message, false);
-    }
-
-    static String chat(String message, boolean acceptDeferred) {
-        return "{\"userId\":\"u-" + UUID.randomUUID() + "\",\"message\":\"" + message + "\""
-            + (acceptDeferred ? ",\"acceptDeferred\":true" : "") + "}";
-    }
-
-    JsonNode ok(HttpResponse<String> response) {
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-        return json.readTree(response.body());
     }
 
     JsonNode ask(DegradationLevel level, String body) {
@@ -299,12 +279,7 @@ class ChatTiersEndToEndTest {
     // --- streaming ----------------------------------------------------------------------------
 
     HttpRequest streamRequest(String body) {
-        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/v1/chat/stream"))
-            .header("Content-Type", "application/json")
-            .header("Accept", "text/event-stream")
-            .header("Authorization", "Bearer " + client.key())
-            .POST(HttpRequest.BodyPublishers.ofString(body))
-            .build();
+        return http.streamRequest("/api/v1/chat/stream", body);
     }
 
     static final HttpClient SSE = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();

@@ -1,9 +1,10 @@
 package io.sluice.app.chat;
 
+import static io.sluice.app.support.ChatRequests.chat;
+import static io.sluice.app.support.ChatRequests.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,7 +17,6 @@ import java.util.UUID;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.api.auth.ApiKeys;
 import io.sluice.api.auth.ClientTier;
-import io.sluice.api.auth.IssuedKey;
 import io.sluice.app.support.Http;
 import io.sluice.app.support.TestServices;
 import io.sluice.batch.jobs.JobControl;
@@ -28,8 +28,8 @@ import io.sluice.knowledge.sample.KnowledgeBootstrap;
 import io.sluice.mock.MockProvider;
 import io.sluice.mock.Scenario;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -40,7 +40,6 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.ObjectMapper;
 
 /**
  * Issue 18 (items 2, 3, 7) through the whole application: real PostgreSQL + pgvector, Redis (cache on),
@@ -51,6 +50,7 @@ import tools.jackson.databind.ObjectMapper;
 class GroundedAnswersEndToEndTest {
 
     static final String RUN = UUID.randomUUID().toString();
+    @AutoClose
     static final MockProvider MOCK = MockProvider.start(0);
 
     static final String RETURNS = "退货的运费谁来出";           // B: at L2 deferred when the client accepts it
@@ -59,18 +59,10 @@ class GroundedAnswersEndToEndTest {
 
     @DynamicPropertySource
     static void services(DynamicPropertyRegistry registry) {
-        TestServices.isolated(registry, RUN);
-        registry.add("sluice.gateway.base-url", MOCK::baseUrl);
+        TestServices.chatAgainst(registry, RUN, MOCK);
         registry.add("sluice.batch.jobs.work-queue-drain.enabled", () -> "false");   // the test launches it
-        registry.add("sluice.knowledge.chain.vector-timeout", () -> "3s");
-        registry.add("sluice.knowledge.chain.bm25-timeout", () -> "2s");
         registry.add("sluice.chat.answer-budget", () -> "8s");
         registry.add("sluice.gateway.lanes.interactive.budget", () -> "8s");
-    }
-
-    @AfterAll
-    static void stopMock() {
-        MOCK.close();
     }
 
     @LocalServerPort
@@ -97,34 +89,20 @@ class GroundedAnswersEndToEndTest {
     @Autowired
     MeterRegistry meters;
 
-    @Autowired
-    ObjectMapper json;
-
     Http http;
 
     @BeforeEach
     void setUp() {
         MOCK.scenario(Scenario.healthy().withFixedLatency(20));
         MOCK.reset();
-        IssuedKey client = apiKeys.create("grounded-" + UUID.randomUUID(), ClientTier.STANDARD);
-        http = new Http(port, client.key());
-        await().atMost(Duration.ofMinutes(3)).until(() -> "ready".equals(bootstrap.status()));
+        http = Http.newClient(port, apiKeys, "grounded-" + UUID.randomUUID(), ClientTier.STANDARD);
+        TestServices.awaitKnowledge(bootstrap);
     }
 
     @AfterEach
     void tearDown() {
         degradation.unpin("grounded-test");
         MOCK.scenario(Scenario.healthy());
-    }
-
-    static String chat(String message, boolean acceptDeferred) {
-        return "{\"userId\":\"u-" + UUID.randomUUID() + "\",\"message\":\"" + message + "\""
-            + (acceptDeferred ? ",\"acceptDeferred\":true" : "") + "}";
-    }
-
-    JsonNode ok(HttpResponse<String> response) {
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-        return json.readTree(response.body());
     }
 
     JsonNode ask(DegradationLevel level, String body) {

@@ -1,19 +1,16 @@
 package io.sluice.app.chat;
 
+import static io.sluice.app.support.ChatRequests.chat;
+import static io.sluice.app.support.ChatRequests.ok;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.UUID;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.api.auth.ApiKeys;
 import io.sluice.api.auth.ClientTier;
-import io.sluice.api.auth.IssuedKey;
 import io.sluice.api.intent.KnnIntentClassifier;
 import io.sluice.app.support.Http;
 import io.sluice.app.support.TestServices;
@@ -23,8 +20,8 @@ import io.sluice.knowledge.sample.KnowledgeBootstrap;
 import io.sluice.mock.MockProvider;
 import io.sluice.mock.Scenario;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -45,23 +42,16 @@ import tools.jackson.databind.ObjectMapper;
 class IntentEndToEndTest {
 
     static final String RUN = UUID.randomUUID().toString();
+    @AutoClose
     static final MockProvider MOCK = MockProvider.start(0);
     static final String VAGUE = "东西到了但是和图片不一样";   // rules: general 0.3; the examples: returns
     static final String LLM_SAYS = "{\"intent\": \"order_problem\", \"confidence\": 0.9}";
 
     @DynamicPropertySource
     static void services(DynamicPropertyRegistry registry) {
-        TestServices.isolated(registry, RUN);
-        registry.add("sluice.gateway.base-url", MOCK::baseUrl);
+        TestServices.chatAgainst(registry, RUN, MOCK);
         registry.add("sluice.batch.jobs.work-queue-drain.enabled", () -> "false");
         registry.add("sluice.chat.cache.enabled", () -> "false");
-        registry.add("sluice.knowledge.chain.vector-timeout", () -> "3s");
-        registry.add("sluice.knowledge.chain.bm25-timeout", () -> "2s");
-    }
-
-    @AfterAll
-    static void stopMock() {
-        MOCK.close();
     }
 
     @LocalServerPort
@@ -85,15 +75,13 @@ class IntentEndToEndTest {
     @Autowired
     ObjectMapper json;
 
-    IssuedKey client;
     Http http;
 
     @BeforeEach
     void setUp() {
         MOCK.scenario(Scenario.healthy().withFixedLatency(20));
-        client = apiKeys.create("intent-" + RUN, ClientTier.STANDARD);
-        http = new Http(port, client.key());
-        await().atMost(Duration.ofMinutes(3)).until(() -> "ready".equals(bootstrap.status()));
+        http = Http.newClient(port, apiKeys, "intent-" + RUN, ClientTier.STANDARD);
+        TestServices.awaitKnowledge(bootstrap);
         assertThat(knn.size()).isGreaterThanOrEqualTo(500);   // embedded at start
         degradation.pin(DegradationLevel.L0, "intent-test", "intent at L0");
         // the first provider call pays Spring AI's start-up: not inside the intent lane's 1.5 s budget
@@ -105,15 +93,6 @@ class IntentEndToEndTest {
     void tearDown() {
         degradation.unpin("intent-test");
         MOCK.scenario(Scenario.healthy());
-    }
-
-    static String chat(String message) {
-        return "{\"userId\":\"u-" + UUID.randomUUID() + "\",\"message\":\"" + message + "\"}";
-    }
-
-    JsonNode ok(HttpResponse<String> response) {
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-        return json.readTree(response.body());
     }
 
     double decisions(String source) {
@@ -140,10 +119,7 @@ class IntentEndToEndTest {
         double knnBefore = decisions("knn");
 
         HttpResponse<String> response = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build().send(
-            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/v1/chat/stream"))
-                .header("Content-Type", "application/json").header("Accept", "text/event-stream")
-                .header("Authorization", "Bearer " + client.key())
-                .POST(HttpRequest.BodyPublishers.ofString(chat(VAGUE))).build(), HttpResponse.BodyHandlers.ofString());
+            http.streamRequest("/api/v1/chat/stream", chat(VAGUE)), HttpResponse.BodyHandlers.ofString());
 
         String meta = response.body().lines().dropWhile(line -> !line.equals("event:meta")).skip(1).findFirst()
             .orElseThrow(() -> new AssertionError("no meta event in " + response.body()));

@@ -1,9 +1,9 @@
 package io.sluice.app.chat;
 
+import static io.sluice.app.support.ChatRequests.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -29,8 +29,8 @@ import io.sluice.knowledge.sample.KnowledgeBootstrap;
 import io.sluice.mock.MockProvider;
 import io.sluice.mock.Scenario;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -58,6 +58,7 @@ import tools.jackson.databind.ObjectMapper;
 class SessionMemoryAndFastOfferEndToEndTest {
 
     static final String RUN = UUID.randomUUID().toString();
+    @AutoClose
     static final MockProvider MOCK = MockProvider.start(0);
     static final HttpClient SSE = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     static final String PROMISE = "非常抱歉给您带来不便。我们会为您补发一副新耳机，并发放一张20元优惠券作为补偿。";
@@ -65,12 +66,9 @@ class SessionMemoryAndFastOfferEndToEndTest {
 
     @DynamicPropertySource
     static void services(DynamicPropertyRegistry registry) {
-        TestServices.isolated(registry, RUN);
-        registry.add("sluice.gateway.base-url", MOCK::baseUrl);
+        TestServices.chatAgainst(registry, RUN, MOCK);
         registry.add("sluice.batch.jobs.work-queue-drain.enabled", () -> "false");
         registry.add("sluice.chat.cache.enabled", () -> "false");
-        registry.add("sluice.knowledge.chain.vector-timeout", () -> "3s");
-        registry.add("sluice.knowledge.chain.bm25-timeout", () -> "2s");
         registry.add("sluice.chat.admission.capacity", () -> "1");
         registry.add("sluice.chat.admission.max-wait.S", () -> "1s");
         registry.add("sluice.chat.admission.max-wait.A", () -> "1s");
@@ -81,11 +79,6 @@ class SessionMemoryAndFastOfferEndToEndTest {
         // the slot holder's answer takes 12 s: budgets long enough that it is an answer, not a time-out
         registry.add("sluice.chat.answer-budget", () -> "30s");
         registry.add("sluice.gateway.lanes.interactive.budget", () -> "30s");
-    }
-
-    @AfterAll
-    static void stopMock() {
-        MOCK.close();
     }
 
     @LocalServerPort
@@ -106,15 +99,13 @@ class SessionMemoryAndFastOfferEndToEndTest {
     @Autowired
     ObjectMapper json;
 
-    IssuedKey client;
     Http http;
 
     @BeforeEach
     void setUp() {
         MOCK.scenario(Scenario.healthy().withFixedLatency(20));
-        client = apiKeys.create("memory-" + RUN, ClientTier.STANDARD);
-        http = new Http(port, client.key());
-        await().atMost(Duration.ofMinutes(3)).until(() -> "ready".equals(bootstrap.status()));
+        http = Http.newClient(port, apiKeys, "memory-" + RUN, ClientTier.STANDARD);
+        TestServices.awaitKnowledge(bootstrap);
         degradation.pin(DegradationLevel.L0, "memory-test", "memory and offers at L0");
         await().atMost(Duration.ofSeconds(60)).until(() -> admission.inFlight() == 0 && admission.queueLength() == 0);
     }
@@ -123,11 +114,6 @@ class SessionMemoryAndFastOfferEndToEndTest {
     void tearDown() {
         degradation.unpin("memory-test");
         MOCK.scenario(Scenario.healthy());
-    }
-
-    JsonNode ok(HttpResponse<String> response) {
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-        return json.readTree(response.body());
     }
 
     String body(String user, String sessionId, String message) {
@@ -181,10 +167,7 @@ class SessionMemoryAndFastOfferEndToEndTest {
         final CompletableFuture<Void> ended;
 
         EventStream(String body) {
-            HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/v1/chat/stream"))
-                .header("Content-Type", "application/json").header("Accept", "text/event-stream")
-                .header("Authorization", "Bearer " + client.key())
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+            HttpRequest request = http.streamRequest("/api/v1/chat/stream", body);
             ended = SSE.sendAsync(request, HttpResponse.BodyHandlers.ofLines()).thenAccept(response -> {
                 try (Stream<String> lines = response.body()) {
                     String[] name = {null};
@@ -236,7 +219,7 @@ class SessionMemoryAndFastOfferEndToEndTest {
         JsonNode offer = stream.next("offer");
         assertThat(offer.get("choices")).extracting(JsonNode::asText).containsExactly("fast", "keep", "defer");
         assertThat(offer.get("etaMs").asLong()).isPositive();
-        assertThat(choose(client.key(), offer.get("requestId").asText(), "fast").statusCode()).isEqualTo(204);
+        assertThat(choose(http.apiKey(), offer.get("requestId").asText(), "fast").statusCode()).isEqualTo(204);
 
         JsonNode meta = stream.next("meta");
         // F2: the light model's polish (the shadow check may serve the FAQ answer it polished as F1 instead)
@@ -246,7 +229,7 @@ class SessionMemoryAndFastOfferEndToEndTest {
         assertThat(holder.isDone()).as("answered while the slot was still held").isFalse();
         assertThat(MOCK.counters().requests()).as("one F2 call to the light model, past the admission queue")
             .isEqualTo(calls + 1);
-        assertThat(choose(client.key(), offer.get("requestId").asText(), "fast").statusCode())
+        assertThat(choose(http.apiKey(), offer.get("requestId").asText(), "fast").statusCode())
             .as("an offer is answered once").isEqualTo(404);
         ok(holder.get(30, TimeUnit.SECONDS));
     }
@@ -258,7 +241,7 @@ class SessionMemoryAndFastOfferEndToEndTest {
 
         JsonNode offer = stream.next("offer");
         MOCK.scenario(Scenario.healthy().withFixedLatency(20));   // the holder's call keeps its 12 s
-        assertThat(choose(client.key(), offer.get("requestId").asText(), "keep").statusCode()).isEqualTo(204);
+        assertThat(choose(http.apiKey(), offer.get("requestId").asText(), "keep").statusCode()).isEqualTo(204);
 
         JsonNode meta = stream.next("meta");
         assertThat(meta.get("tier").asText()).isIn("F4", "F3", "F2");
@@ -276,9 +259,9 @@ class SessionMemoryAndFastOfferEndToEndTest {
         IssuedKey stranger = apiKeys.create("memory-stranger-" + RUN, ClientTier.STANDARD);
 
         assertThat(choose(stranger.key(), requestId, "defer").statusCode()).isEqualTo(404);
-        assertThat(choose(client.key(), UUID.randomUUID().toString(), "defer").statusCode()).isEqualTo(404);
-        assertThat(choose(client.key(), requestId, "later").statusCode()).isEqualTo(400);
-        assertThat(choose(client.key(), requestId, "defer").statusCode()).isEqualTo(204);
+        assertThat(choose(http.apiKey(), UUID.randomUUID().toString(), "defer").statusCode()).isEqualTo(404);
+        assertThat(choose(http.apiKey(), requestId, "later").statusCode()).isEqualTo(400);
+        assertThat(choose(http.apiKey(), requestId, "defer").statusCode()).isEqualTo(204);
 
         JsonNode meta = stream.next("meta");
         assertThat(meta.get("tier").asText()).isEqualTo("F0");

@@ -26,10 +26,9 @@ import io.sluice.semantics.pairs.HitReviews;
 import io.sluice.semantics.pairs.LabelledPair;
 import io.sluice.semantics.pairs.PairStore;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -56,17 +55,9 @@ class CacheVerificationBrowserTest {
         registry.add("sluice.semantics.pairs.review-sample-rate", () -> "0");
     }
 
-    @BeforeAll
-    static void startBrowser() {
-        browser = Browser.start();
-    }
-
-    @AfterAll
-    static void stopBrowser() {
-        if (browser != null) {
-            browser.quit();
-        }
-    }
+    // one Chromium for the class's tests, quit after the last
+    @RegisterExtension
+    static final Browser.PerClass chromium = new Browser.PerClass(started -> browser = started);
 
     @LocalServerPort
     int port;
@@ -186,11 +177,7 @@ class CacheVerificationBrowserTest {
     }
 
     private void logIn(String username) {
-        browser.get(url("/login"));
-        browser.findElement(By.id("username")).sendKeys(username);
-        browser.findElement(By.id("password")).sendKeys(PASSWORD);
-        browser.findElement(By.cssSelector("button[type=submit]")).click();
-        await().atMost(Duration.ofSeconds(10)).until(() -> !browser.getCurrentUrl().endsWith("/login"));
+        Browser.logIn(browser, port, username, PASSWORD);
     }
 
     private String url(String path) {

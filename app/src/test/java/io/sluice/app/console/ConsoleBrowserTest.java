@@ -18,10 +18,9 @@ import io.sluice.console.audit.AuditLog;
 import io.sluice.console.users.ConsoleRole;
 import io.sluice.console.users.ConsoleUsers;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.Select;
@@ -43,17 +42,9 @@ class ConsoleBrowserTest {
         TestServices.isolated(registry, UUID.randomUUID().toString());
     }
 
-    @BeforeAll
-    static void startBrowser() {
-        browser = Browser.start();
-    }
-
-    @AfterAll
-    static void stopBrowser() {
-        if (browser != null) {
-            browser.quit();
-        }
-    }
+    // one Chromium for the class's tests, quit after the last
+    @RegisterExtension
+    static final Browser.PerClass chromium = new Browser.PerClass(started -> browser = started);
 
     @LocalServerPort
     int port;
@@ -206,12 +197,7 @@ class ConsoleBrowserTest {
     }
 
     private void logIn(String username, String password) {
-        browser.get(url("/login"));
-        browser.findElement(By.id("username")).sendKeys(username);
-        browser.findElement(By.id("password")).sendKeys(password);
-        browser.findElement(By.cssSelector("button[type=submit]")).click();
-        // wait for the login post to be handled (success or /login?error) before the next page load races it
-        await().atMost(Duration.ofSeconds(10)).until(() -> !browser.getCurrentUrl().endsWith("/login"));
+        Browser.logIn(browser, port, username, password);
     }
 
     private String url(String path) {

@@ -16,10 +16,9 @@ import io.sluice.console.users.ConsoleUsers;
 import io.sluice.knowledge.faq.FaqEntry;
 import io.sluice.knowledge.sample.KnowledgeBootstrap;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -47,17 +46,9 @@ class ConsoleBrowsingBrowserTest {
         TestServices.isolated(registry, "browsing-" + RUN);
     }
 
-    @BeforeAll
-    static void startBrowser() {
-        browser = Browser.start();
-    }
-
-    @AfterAll
-    static void stopBrowser() {
-        if (browser != null) {
-            browser.quit();
-        }
-    }
+    // one Chromium for the class's tests, quit after the last
+    @RegisterExtension
+    static final Browser.PerClass chromium = new Browser.PerClass(started -> browser = started);
 
     @LocalServerPort
     int port;
@@ -244,11 +235,7 @@ class ConsoleBrowsingBrowserTest {
     }
 
     private void logIn(String username) {
-        browser.get(url("/login"));
-        browser.findElement(By.id("username")).sendKeys(username);
-        browser.findElement(By.id("password")).sendKeys(PASSWORD);
-        browser.findElement(By.cssSelector("button[type=submit]")).click();
-        await().atMost(Duration.ofSeconds(10)).until(() -> !browser.getCurrentUrl().endsWith("/login"));
+        Browser.logIn(browser, port, username, PASSWORD);
     }
 
     private String url(String path) {

@@ -26,10 +26,9 @@ import io.sluice.knowledge.store.KnowledgeRepository;
 
 import org.apache.poi.xwpf.usermodel.XWPFDocument;
 import org.apache.poi.xwpf.usermodel.XWPFParagraph;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.WebElement;
@@ -59,17 +58,9 @@ class ConsoleEveryPageBrowserTest {
         registry.add("sluice.llm.simulated", () -> "true");
     }
 
-    @BeforeAll
-    static void startBrowser() {
-        browser = Browser.start();
-    }
-
-    @AfterAll
-    static void stopBrowser() {
-        if (browser != null) {
-            browser.quit();
-        }
-    }
+    // one Chromium for the class's tests, quit after the last
+    @RegisterExtension
+    static final Browser.PerClass chromium = new Browser.PerClass(started -> browser = started);
 
     @LocalServerPort
     int port;
@@ -278,11 +269,7 @@ class ConsoleEveryPageBrowserTest {
     }
 
     private void logIn(String username) {
-        browser.get(url("/login"));
-        browser.findElement(By.id("username")).sendKeys(username);
-        browser.findElement(By.id("password")).sendKeys(PASSWORD);
-        browser.findElement(By.cssSelector("button[type=submit]")).click();
-        await().atMost(Duration.ofSeconds(10)).until(() -> !browser.getCurrentUrl().endsWith("/login"));
+        Browser.logIn(browser, port, username, PASSWORD);
     }
 
     private String url(String path) {

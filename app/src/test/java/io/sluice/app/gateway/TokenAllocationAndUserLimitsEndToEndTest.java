@@ -27,8 +27,8 @@ import io.sluice.knowledge.sample.KnowledgeBootstrap;
 import io.sluice.mock.MockProvider;
 import io.sluice.mock.Scenario;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.redisson.api.RedissonClient;
@@ -58,16 +58,14 @@ import tools.jackson.databind.ObjectMapper;
 class TokenAllocationAndUserLimitsEndToEndTest {
 
     static final String RUN = UUID.randomUUID().toString();
+    @AutoClose
     static final MockProvider MOCK = MockProvider.start(0);
     static final String REFUND = "退款多久到账";
 
     @DynamicPropertySource
     static void services(DynamicPropertyRegistry registry) {
-        TestServices.isolated(registry, RUN);
-        registry.add("sluice.gateway.base-url", MOCK::baseUrl);
+        TestServices.chatAgainst(registry, RUN, MOCK);
         registry.add("sluice.chat.cache.enabled", () -> "false");
-        registry.add("sluice.knowledge.chain.vector-timeout", () -> "3s");
-        registry.add("sluice.knowledge.chain.bm25-timeout", () -> "2s");
         registry.add("sluice.chat.answer-budget", () -> "8s");
         // the drain runs when the test launches it, not on a schedule
         registry.add("sluice.batch.jobs.work-queue-drain.cron", () -> "0 0 0 1 1 *");
@@ -80,11 +78,6 @@ class TokenAllocationAndUserLimitsEndToEndTest {
         registry.add("sluice.ingress.rate.user.new-user-capacity", () -> "2");
         registry.add("sluice.ingress.rate.llm-calls.limit", () -> "3");
         registry.add("sluice.ingress.rate.llm-calls.vip-multiplier", () -> "3");
-    }
-
-    @AfterAll
-    static void stopMock() {
-        MOCK.close();
     }
 
     @LocalServerPort
@@ -130,7 +123,7 @@ class TokenAllocationAndUserLimitsEndToEndTest {
         client = apiKeys.create("alloc-" + RUN + "-" + UUID.randomUUID(), ClientTier.STANDARD,
             EnumSet.of(ApiScope.CHAT, ApiScope.TASKS, ApiScope.JOBS));
         http = new Http(port, client.key());
-        await().atMost(Duration.ofMinutes(3)).until(() -> "ready".equals(bootstrap.status()));
+        TestServices.awaitKnowledge(bootstrap);
         // every test starts from an empty allocation window
         redisson.getKeys().delete("test:" + RUN + ":alloc:{window}");
     }

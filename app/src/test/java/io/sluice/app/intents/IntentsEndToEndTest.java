@@ -15,19 +15,18 @@ import io.sluice.api.auth.ApiKeys;
 import io.sluice.api.auth.ApiScope;
 import io.sluice.api.auth.ClientTier;
 import io.sluice.api.intent.IntentProperties;
-import io.sluice.api.intent.SampleTaxonomy;
 import io.sluice.app.support.Browser;
 import io.sluice.app.support.Http;
+import io.sluice.app.support.SampleIntents;
 import io.sluice.app.support.TestServices;
 import io.sluice.console.users.ConsoleRole;
 import io.sluice.console.users.ConsoleUsers;
 import io.sluice.semantics.intent.IntentTaxonomy;
 import io.sluice.semantics.model.SemanticModels;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -62,17 +61,9 @@ class IntentsEndToEndTest {
         registry.add("sluice.chat.cache.enabled", () -> "false");
     }
 
-    @BeforeAll
-    static void startBrowser() {
-        browser = Browser.start();
-    }
-
-    @AfterAll
-    static void stopBrowser() {
-        if (browser != null) {
-            browser.quit();
-        }
-    }
+    // one Chromium for the class's tests, quit after the last
+    @RegisterExtension
+    static final Browser.PerClass chromium = new Browser.PerClass(started -> browser = started);
 
     @LocalServerPort
     int port;
@@ -96,11 +87,7 @@ class IntentsEndToEndTest {
 
     @AfterEach
     void putBackTheSampleAndNoModel() {
-        while (models.rollback("intent", "test", "clean up").isPresent()) {
-            // undo every activation this test made
-        }
-        taxonomy.all().forEach(i -> taxonomy.delete(i.key()));
-        SampleTaxonomy.seedIfEmpty(taxonomy, intentProperties.knn().examples());
+        SampleIntents.putBack(models, taxonomy, intentProperties);
     }
 
     @Test
@@ -171,11 +158,7 @@ class IntentsEndToEndTest {
         // the console shows the evaluation
         String operator = "intents-" + RUN;
         users.create(operator, PASSWORD, ConsoleRole.OPERATOR, false);
-        browser.get(url("/login"));
-        browser.findElement(By.id("username")).sendKeys(operator);
-        browser.findElement(By.id("password")).sendKeys(PASSWORD);
-        browser.findElement(By.cssSelector("button[type=submit]")).click();
-        await().atMost(Duration.ofSeconds(10)).until(() -> !browser.getCurrentUrl().endsWith("/login"));
+        Browser.logIn(browser, port, operator, PASSWORD);
         browser.get(url("/console/intents"));
         assertThat(browser.findElement(By.id("intent-models")).getText()).contains("v" + version, "active");
         assertThat(browser.findElements(By.cssSelector("#confusion tbody tr"))).hasSize(3);

@@ -1,10 +1,17 @@
 package io.sluice.app.support;
 
+import static org.awaitility.Awaitility.await;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.function.Consumer;
+
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
@@ -54,6 +61,46 @@ public final class Browser {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * One Chromium for a test class: started before its first test, quit after its last. Register it with
+     * {@code @RegisterExtension static final Browser.PerClass chromium = new Browser.PerClass(d -> browser = d);}
+     * so the tests keep using their own {@code browser} field.
+     */
+    public static final class PerClass implements BeforeAllCallback, AfterAllCallback {
+
+        private final Consumer<ChromeDriver> started;
+        private ChromeDriver driver;
+
+        public PerClass(Consumer<ChromeDriver> started) {
+            this.started = started;
+        }
+
+        @Override
+        public void beforeAll(ExtensionContext context) {
+            driver = start();
+            started.accept(driver);
+        }
+
+        @Override
+        public void afterAll(ExtensionContext context) {
+            if (driver != null) {
+                driver.quit();
+            }
+        }
+    }
+
+    /**
+     * Logs in on the console's login page and returns once the login post has been handled (the console, or
+     * /login?error), so the next page load does not race it and carries the session cookie.
+     */
+    public static void logIn(ChromeDriver driver, int port, String username, String password) {
+        driver.get("http://127.0.0.1:" + port + "/login");
+        driver.findElement(By.id("username")).sendKeys(username);
+        driver.findElement(By.id("password")).sendKeys(password);
+        driver.findElement(By.cssSelector("button[type=submit]")).click();
+        await().atMost(Duration.ofSeconds(10)).until(() -> !driver.getCurrentUrl().endsWith("/login"));
     }
 
     /**

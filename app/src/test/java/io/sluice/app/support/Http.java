@@ -7,6 +7,11 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Set;
+
+import io.sluice.api.auth.ApiKeys;
+import io.sluice.api.auth.ApiScope;
+import io.sluice.api.auth.ClientTier;
 
 /** A tiny JSON-over-HTTP client for tests that call the running application over loopback. */
 public final class Http {
@@ -33,6 +38,30 @@ public final class Http {
             builder.localAddress(from);
         }
         this.client = builder.build();
+    }
+
+    /** A client of its own: issues an API key ({@code name}, {@code tier}) and sends it with every request. */
+    public static Http newClient(int port, ApiKeys apiKeys, String name, ClientTier tier) {
+        return new Http(port, apiKeys.create(name, tier).key());
+    }
+
+    /** As {@link #newClient(int, ApiKeys, String, ClientTier)}, with only these scopes. */
+    public static Http newClient(int port, ApiKeys apiKeys, String name, ClientTier tier, Set<ApiScope> scopes) {
+        return new Http(port, apiKeys.create(name, tier, scopes).key());
+    }
+
+    /** The API key this client sends (null = none). */
+    public String apiKey() {
+        return apiKey;
+    }
+
+    /** A POST of {@code body} that asks for server-sent events, for tests that read a stream as it comes. */
+    public HttpRequest streamRequest(String path, String body) {
+        return builder(path)
+            .header("Content-Type", "application/json")
+            .header("Accept", "text/event-stream")
+            .POST(HttpRequest.BodyPublishers.ofString(body))
+            .build();
     }
 
     public HttpResponse<String> postJson(String path, String body) {

@@ -1,5 +1,12 @@
 package io.sluice.app.support;
 
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+
+import io.sluice.knowledge.sample.KnowledgeBootstrap;
+import io.sluice.mock.MockProvider;
+
 import org.springframework.test.context.DynamicPropertyRegistry;
 
 /**
@@ -36,6 +43,22 @@ public final class TestServices {
         // tests assert which FAQ entry answers: the warm ranking, however loaded the machine (the bounded wait
         // itself is FaqAnswerVectorsTest's)
         registry.add("sluice.knowledge.faq.answer-vector-wait", () -> "5m");
+    }
+
+    /**
+     * {@link #isolated} for the whole chat path with {@code mock} as the provider behind the governed gateway.
+     * The machine is shared and loaded: retrieval tiers get generous time-outs so their breakers stay shut.
+     */
+    public static void chatAgainst(DynamicPropertyRegistry registry, String run, MockProvider mock) {
+        isolated(registry, run);
+        registry.add("sluice.gateway.base-url", mock::baseUrl);
+        registry.add("sluice.knowledge.chain.vector-timeout", () -> "3s");
+        registry.add("sluice.knowledge.chain.bm25-timeout", () -> "2s");
+    }
+
+    /** Waits for the sample knowledge to be loaded and indexed: before it, answers do not come from it. */
+    public static void awaitKnowledge(KnowledgeBootstrap bootstrap) {
+        await().atMost(Duration.ofMinutes(3)).until(() -> "ready".equals(bootstrap.status()));
     }
 
     public static String databaseUrl() {

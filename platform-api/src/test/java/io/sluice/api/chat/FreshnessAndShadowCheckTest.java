@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.sluice.api.ingress.LoadMonitor;
 import io.sluice.api.session.SessionContext;
 import io.sluice.governance.degradation.DegradationLevel;
 import io.sluice.governance.gateway.LlmOutcome;
@@ -27,7 +26,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.beans.factory.support.StaticListableBeanFactory;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 
@@ -73,12 +71,7 @@ class FreshnessAndShadowCheckTest {
     }
 
     static TieredAnswerStep answering() {
-        StaticListableBeanFactory beans = new StaticListableBeanFactory();
-        beans.addBean("gateway", gateway);
-        PassageRetriever retriever = (q, k) -> bed.chain.retrieve(q, relevance.apply(FaqTestBed.PLAN.withTopK(k)));
-        return new TieredAnswerStep(f1, retriever, new LlmAccess(beans.getBeanProvider(
-            io.sluice.governance.gateway.LlmGateway.class)), new LoadMonitor(100, Duration.ofMinutes(1)),
-            ChatProperties.defaults(), null);
+        return ChatStepFixtures.tieredAnswering(f1, bed, relevance, gateway);
     }
 
     static FreshnessStep freshness(DatabaseStatus database) {
@@ -94,9 +87,7 @@ class FreshnessAndShadowCheckTest {
 
     /** The steps in the pipeline's order: freshness → shadow check → answer. */
     static ChatContext ask(String question, DegradationLevel level, DatabaseStatus database) {
-        ChatContext ctx = new ChatContext(TieredAnswerStepTest.CLIENT, new ChatRequest("u1", null, question, null));
-        ctx.session(SessionContext.fresh());
-        ctx.level(level, TieredAnswerStepTest.KNOBS.get(level));
+        ChatContext ctx = ChatStepFixtures.question(question, level);
         TieredAnswerStep answer = answering();
         ShadowCheckStep shadow = new ShadowCheckStep(check(), true, meters);
         freshness(database).apply(ctx, c -> shadow.apply(c, c2 -> answer.apply(c2, c3 -> { })));
@@ -222,29 +213,9 @@ class FreshnessAndShadowCheckTest {
     @Test
     void aStreamedF2IsMadeWithAPlainCallSoItCanBeCheckedBeforeItGoesOut() {
         gateway.calls.clear();
-        ChatContext ctx = new ChatContext(TieredAnswerStepTest.CLIENT,
-            new ChatRequest("u1", null, "How do I reset my password?", null));
-        ctx.session(SessionContext.fresh());
-        ctx.level(DegradationLevel.L2, TieredAnswerStepTest.KNOBS.get(DegradationLevel.L2));
+        ChatContext ctx = ChatStepFixtures.question("How do I reset my password?", DegradationLevel.L2);
         List<String> tokens = new ArrayList<>();
-        ctx.stream(new AnswerStream() {
-            boolean begun;
-
-            @Override
-            public void begin(ChatContext c, FidelityTier tier, List<ChatResponse.Source> sources) {
-                begun = true;
-            }
-
-            @Override
-            public void token(String text) {
-                tokens.add(text);
-            }
-
-            @Override
-            public boolean begun() {
-                return begun;
-            }
-        });
+        ctx.stream(ChatStepFixtures.recording(tokens, false));
         new ShadowCheckStep(check(), true, meters).apply(ctx, c -> answering().apply(c, c2 -> { }));
 
         assertThat(ctx.answer().tier()).isIn(FidelityTier.F2, FidelityTier.F1);

@@ -8,8 +8,6 @@ import java.util.List;
 import java.util.Map;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.sluice.api.ingress.LoadMonitor;
-import io.sluice.api.session.SessionContext;
 import io.sluice.governance.degradation.DegradationLevel;
 import io.sluice.governance.tier.FidelityTier;
 import io.sluice.knowledge.answer.NoAnswer;
@@ -28,7 +26,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.beans.factory.support.StaticListableBeanFactory;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 
@@ -78,18 +75,11 @@ class RelevanceAndLanguageTest {
     }
 
     static TieredAnswerStep step() {
-        StaticListableBeanFactory beans = new StaticListableBeanFactory();
-        beans.addBean("gateway", gateway);
-        PassageRetriever retriever = (q, k) -> bed.chain.retrieve(q, relevance.apply(FaqTestBed.PLAN.withTopK(k)));
-        return new TieredAnswerStep(f1, retriever, new LlmAccess(beans.getBeanProvider(
-            io.sluice.governance.gateway.LlmGateway.class)), new LoadMonitor(100, Duration.ofMinutes(1)),
-            ChatProperties.defaults(), null);
+        return ChatStepFixtures.tieredAnswering(f1, bed, relevance, gateway);
     }
 
     static ChatContext ask(TieredAnswerStep step, String question, DegradationLevel level) {
-        ChatContext ctx = new ChatContext(TieredAnswerStepTest.CLIENT, new ChatRequest("u1", null, question, null));
-        ctx.session(SessionContext.fresh());
-        ctx.level(level, TieredAnswerStepTest.KNOBS.get(level));
+        ChatContext ctx = ChatStepFixtures.question(question, level);
         step.apply(ctx, c -> { });
         return ctx;
     }

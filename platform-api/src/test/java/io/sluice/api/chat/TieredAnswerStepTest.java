@@ -25,7 +25,6 @@ import io.sluice.knowledge.chain.RetrievalResult;
 import io.sluice.knowledge.chain.Source;
 
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.support.StaticListableBeanFactory;
 
 /** The tiers of the answering step, driven by the level's knobs, with a fake gateway and retriever. */
 class TieredAnswerStepTest {
@@ -62,10 +61,8 @@ class TieredAnswerStepTest {
     }
 
     TieredAnswerStep step(DeferredAnswers deferred) {
-        StaticListableBeanFactory beans = new StaticListableBeanFactory();
-        beans.addBean("gateway", gateway);
-        return new TieredAnswerStep(message -> FAQ, retriever, new LlmAccess(beans.getBeanProvider(
-            io.sluice.governance.gateway.LlmGateway.class)), load, ChatProperties.defaults(), deferred);
+        return new TieredAnswerStep(message -> FAQ, retriever, ChatStepFixtures.llmAccess(gateway), load,
+            ChatProperties.defaults(), deferred);
     }
 
     ChatContext answer(DegradationLevel level) {
@@ -193,25 +190,7 @@ class TieredAnswerStepTest {
     void streamingSendsMetaOnceThenEveryToken() {
         ChatContext ctx = context(DegradationLevel.L0, null);
         List<String> events = new ArrayList<>();
-        ctx.stream(new AnswerStream() {
-            boolean begun;
-
-            @Override
-            public void begin(ChatContext c, FidelityTier tier, List<ChatResponse.Source> sources) {
-                begun = true;
-                events.add("meta " + tier);
-            }
-
-            @Override
-            public void token(String text) {
-                events.add(text);
-            }
-
-            @Override
-            public boolean begun() {
-                return begun;
-            }
-        });
+        ctx.stream(ChatStepFixtures.recording(events, true));
         gateway.behaviour = request -> new LlmOutcome.Answered("one two three", "primary", 1, 3, 1, false);
 
         step(null).apply(ctx, c -> { });
@@ -224,24 +203,7 @@ class TieredAnswerStepTest {
     void aStreamThatBreaksAfterItsFirstTokensIsReportedNotSteppedDown() {
         ChatContext ctx = context(DegradationLevel.L0, null);
         List<String> events = new ArrayList<>();
-        ctx.stream(new AnswerStream() {
-            boolean begun;
-
-            @Override
-            public void begin(ChatContext c, FidelityTier tier, List<ChatResponse.Source> sources) {
-                begun = true;
-            }
-
-            @Override
-            public void token(String text) {
-                events.add(text);
-            }
-
-            @Override
-            public boolean begun() {
-                return begun;
-            }
-        });
+        ctx.stream(ChatStepFixtures.recording(events, false));
         FakeLlmGateway breaking = new FakeLlmGateway() {
             @Override
             public io.sluice.governance.gateway.LlmStream stream(io.sluice.governance.gateway.LlmRequest request,
@@ -252,10 +214,8 @@ class TieredAnswerStepTest {
                 return null;
             }
         };
-        StaticListableBeanFactory beans = new StaticListableBeanFactory();
-        beans.addBean("gateway", breaking);
-        TieredAnswerStep step = new TieredAnswerStep(message -> FAQ, retriever, new LlmAccess(beans.getBeanProvider(
-            io.sluice.governance.gateway.LlmGateway.class)), load, ChatProperties.defaults(), null);
+        TieredAnswerStep step = new TieredAnswerStep(message -> FAQ, retriever, ChatStepFixtures.llmAccess(breaking),
+            load, ChatProperties.defaults(), null);
 
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> step.apply(ctx, c -> { }))
             .isInstanceOf(TieredAnswerStep.StreamBrokenException.class);
@@ -268,10 +228,8 @@ class TieredAnswerStepTest {
         answeredBy = null; // the chain found nothing above the relevance bars
         Answer none = new Answer(io.sluice.knowledge.answer.NoAnswer.text(
             io.sluice.knowledge.answer.AnswerLanguage.ENGLISH), FidelityTier.F1, List.of());
-        StaticListableBeanFactory beans = new StaticListableBeanFactory();
-        beans.addBean("gateway", gateway);
-        TieredAnswerStep step = new TieredAnswerStep(message -> none, retriever, new LlmAccess(beans.getBeanProvider(
-            io.sluice.governance.gateway.LlmGateway.class)), load, ChatProperties.defaults(), null);
+        TieredAnswerStep step = new TieredAnswerStep(message -> none, retriever, ChatStepFixtures.llmAccess(gateway),
+            load, ChatProperties.defaults(), null);
 
         for (DegradationLevel level : DegradationLevel.values()) {
             ChatContext ctx = new ChatContext(CLIENT, new ChatRequest("u1", null, "What is the capital of France?", null));
@@ -288,10 +246,8 @@ class TieredAnswerStepTest {
 
     @Test
     void everyLlmPromptSaysWhichLanguageToAnswerIn() {
-        StaticListableBeanFactory beans = new StaticListableBeanFactory();
-        beans.addBean("gateway", gateway);
-        TieredAnswerStep step = new TieredAnswerStep(message -> FAQ, retriever, new LlmAccess(beans.getBeanProvider(
-            io.sluice.governance.gateway.LlmGateway.class)), load, ChatProperties.defaults(), null);
+        TieredAnswerStep step = new TieredAnswerStep(message -> FAQ, retriever, ChatStepFixtures.llmAccess(gateway),
+            load, ChatProperties.defaults(), null);
         for (DegradationLevel level : List.of(DegradationLevel.L0, DegradationLevel.L1, DegradationLevel.L2)) {
             ChatContext en = new ChatContext(CLIENT, new ChatRequest("u1", null, "How long does a refund take?", null));
             en.session(SessionContext.fresh());
