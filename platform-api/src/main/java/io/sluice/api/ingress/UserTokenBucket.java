@@ -9,8 +9,8 @@ import java.util.function.Supplier;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.governance.cluster.LuaScript;
 
-import org.redisson.api.RScript;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
 import org.slf4j.Logger;
@@ -73,6 +73,7 @@ public class UserTokenBucket {
 
     private static final Logger log = LoggerFactory.getLogger(UserTokenBucket.class);
     private static final int MAX_LOCAL_BUCKETS = 100_000;
+    private static final Duration RENEW_EVERY = Duration.ofMinutes(1);
 
     private final RedissonClient redisson;
     private final RateLimitProperties.User properties;
@@ -81,6 +82,13 @@ public class UserTokenBucket {
     private final Map<String, LocalBucket> local = new ConcurrentHashMap<>();
     /** Users this instance saw answered (the fallback's memory while Redis is unreachable). */
     private final Map<String, Boolean> locallyAnswered = new ConcurrentHashMap<>();
+    /** User → nanoTime of this instance's last renewal of the answered marker (renewed at most once a minute). */
+    private final Map<String, Long> renewedAt = new ConcurrentHashMap<>();
+    /** User → its key part (a SHA-256 each request otherwise). */
+    private final Map<String, String> hashedKeys = new ConcurrentHashMap<>();
+    /** Run by SHA: a take sends the keys and four numbers, not the script's text. */
+    private final LuaScript takeScript;
+    private final LuaScript answeredScript;
     /** nanoTime from which Redis is tried again (nanoTime may be negative: start at "now"). */
     private volatile long redisRetryAt = System.nanoTime();
 
@@ -94,6 +102,8 @@ public class UserTokenBucket {
         this.redisson = redisson;
         this.properties = properties;
         this.limits = limits;
+        this.takeScript = new LuaScript(redisson, SCRIPT);
+        this.answeredScript = new LuaScript(redisson, ANSWERED);
         this.fallbacks = Counter.builder("sluice.ingress.bucket.fallback")
             .description("per-user rate decisions taken locally because Redis was unavailable (fail open)")
             .register(meters);
@@ -122,14 +132,16 @@ public class UserTokenBucket {
         double newUserCapacity = Math.min(capacity, properties.newUserCapacity() * factor);
         if (redisAvailable()) {
             try {
-                String key = keyOf(user);
-                List<Object> result = redisson.getScript(StringCodec.INSTANCE).eval(RScript.Mode.READ_WRITE, SCRIPT,
-                    RScript.ReturnType.MULTI, List.of(bucketKey(key), answeredKey(key)),
+                String key = hashedKey(user);
+                List<Long> result = takeScript.run(List.of(bucketKey(key), answeredKey(key)),
                     Double.toString(capacity), Double.toString(perMs), Double.toString(initial),
                     Double.toString(newUserCapacity));
-                boolean allowed = ((Number) result.get(0)).longValue() == 1;
-                return new Decision(allowed, ((Number) result.get(1)).longValue() / 1000.0,
-                    Duration.ofMillis(((Number) result.get(2)).longValue()), false, ((Number) result.get(3)).longValue() == 1);
+                boolean newUser = result.get(3) == 1;
+                if (newUser) {
+                    renewedAt.remove(user); // the marker is gone (expired, or Redis lost it): the next answer sets it
+                }
+                return new Decision(result.get(0) == 1, result.get(1) / 1000.0, Duration.ofMillis(result.get(2)), false,
+                    newUser);
             } catch (RuntimeException e) {
                 redisRetryAt = System.nanoTime() + properties.redisRetryAfter().toNanos();
                 log.warn("ingress: Redis unavailable for the per-user buckets, failing open to local buckets for {}: {}",
@@ -164,18 +176,35 @@ public class UserTokenBucket {
         if (first && localBucket != null) {
             localBucket.add(bonus, capacity);
         }
-        if (!redisAvailable()) {
+        if (!redisAvailable() || renewedLately(user)) {
             return;
         }
-        String key = keyOf(user);
-        redisson.getScript(StringCodec.INSTANCE).evalAsync(RScript.Mode.READ_WRITE, ANSWERED, RScript.ReturnType.MULTI,
-                List.of(bucketKey(key), answeredKey(key)), Long.toString(properties.answeredTtl().toMillis()),
-                Double.toString(bonus), Double.toString(capacity))
-            .whenComplete((ok, e) -> {
-                if (e != null) {
-                    log.debug("ingress: could not remember an answered user: {}", e.toString());
-                }
-            });
+        if (renewedAt.size() > MAX_LOCAL_BUCKETS) {
+            renewedAt.clear();
+        }
+        renewedAt.put(user, System.nanoTime());
+        String key = hashedKey(user);
+        answeredScript.runAsync(List.of(bucketKey(key), answeredKey(key)), e -> {
+            renewedAt.remove(user);
+            log.debug("ingress: could not remember an answered user: {}", e.toString());
+        }, Long.toString(properties.answeredTtl().toMillis()), Double.toString(bonus), Double.toString(capacity));
+    }
+
+    /**
+     * Whether this instance renewed the user's marker less than a minute (or half its time to live) ago: an
+     * answered user's every answer would otherwise cost a Redis write to push an expiry of 30 days by seconds.
+     */
+    private boolean renewedLately(String user) {
+        Long at = renewedAt.get(user);
+        long every = Math.min(properties.answeredTtl().toNanos() / 2, RENEW_EVERY.toNanos());
+        return at != null && System.nanoTime() - at < every;
+    }
+
+    private String hashedKey(String user) {
+        if (hashedKeys.size() > MAX_LOCAL_BUCKETS) {
+            hashedKeys.clear();
+        }
+        return hashedKeys.computeIfAbsent(user, UserTokenBucket::keyOf);
     }
 
     // KEYS: bucket, answered marker. ARGV: ttlMs, bonus, capacity. The first answer tops the bucket up by `bonus`.
@@ -198,7 +227,7 @@ public class UserTokenBucket {
             return true;
         }
         try {
-            return redisAvailable() && redisson.getBucket(answeredKey(keyOf(user)), StringCodec.INSTANCE).isExists();
+            return redisAvailable() && redisson.getBucket(answeredKey(hashedKey(user)), StringCodec.INSTANCE).isExists();
         } catch (RuntimeException e) {
             return false;
         }

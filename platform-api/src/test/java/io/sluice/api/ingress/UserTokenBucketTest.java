@@ -77,6 +77,25 @@ class UserTokenBucketTest {
     }
 
     @Test
+    void anAnsweredUsersMarkerIsRenewedAtMostOnceAMinuteAndSetAgainOnceRedisLostIt() {
+        UserTokenBucket bucket = new UserTokenBucket(redisson, new RateLimitProperties.User(20, 0.001, 3, 0.5, prefix,
+            Duration.ofMinutes(1), 2, Duration.ofDays(30)), meters);
+        var marker = redisson.getBucket(prefix + "{" + UserTokenBucket.keyOf("erin") + "}:answered",
+            org.redisson.client.codec.StringCodec.INSTANCE);
+        bucket.markAnswered("erin", false);
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(marker::isExists);
+
+        marker.delete(); // Redis lost it (a flush, a failover without the write)
+        bucket.markAnswered("erin", false); // renewed a moment ago: no write
+
+        org.awaitility.Awaitility.await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2))
+            .until(() -> !marker.isExists());
+        assertThat(bucket.take("erin", false).newUser()).as("the take sees the marker gone").isTrue();
+        bucket.markAnswered("erin", false); // so the next answer sets it again
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(marker::isExists);
+    }
+
+    @Test
     void vipUsersGetThreeTimesTheCapacity() {
         int allowed = 0;
         while (buckets.take("vip", true).allowed()) {
