@@ -40,6 +40,9 @@ import org.HdrHistogram.Histogram;
  */
 final class CapacityBench {
 
+    /** The capacity instances' -Xmx: scripts/run.sh's default, and the streams goal's bound. */
+    static final String MAX_HEAP = "1g";
+
     /** One closed-loop leg. */
     record Leg(String name, String target, int connections, double seconds, long answers, long failures, long fiveXx,
             Histogram latency, Map<String, Duration> cpu) {

@@ -128,7 +128,7 @@ final class CapacityReport {
             .append(" cores; memory ").append(Machine.memory()).append("; load average at start ").append(loadAtStart)
             .append(", at end ").append(Machine.loadAverage())
             .append(" (a shared machine: ratios between targets of one run matter, not absolutes)\n");
-        md.append("- Java: ").append(Machine.java()).append("; Sluice JVM: the harness's `-Xmx640m -XX:+ExitOnOutOfMemoryError`")
+        md.append("- Java: ").append(Machine.java()).append("; Sluice JVM: `-Xmx" + CapacityBench.MAX_HEAP + " -XX:+ExitOnOutOfMemoryError` (run.sh's heap bound)")
             .append(" plus SLUICE_BENCH_JVM_OPTS; external mode (PostgreSQL 17 + pgvector, Redis)\n");
         md.append("- Peer: Portkey AI gateway 1.15.2 on Node ").append(nodeVersion())
             .append(" (`@hono/node-server` pinned to 1.13.5 so it streams), headers `x-portkey-provider: openai`,")

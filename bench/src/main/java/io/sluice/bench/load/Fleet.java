@@ -31,6 +31,8 @@ final class Fleet implements AutoCloseable {
     private final Map<String, Process> instances = new LinkedHashMap<>();
     private Process mock;
     private final Thread hook = new Thread(this::close, "bench-fleet-stop");
+    /** The instances' heap bound: small for the chaos fleet (three instances on one box), run.sh's for capacity. */
+    private String maxHeap = "640m";
 
     Fleet(HarnessOptions options, Map<String, String> overrides) {
         this.options = options;
@@ -122,6 +124,12 @@ final class Fleet implements AutoCloseable {
     }
 
     /** Starts the instance (its own data directory, shared database and Redis) and waits until healthy. */
+    /** Sets the heap bound of the instances started from now on (e.g. {@code 1g}). */
+    Fleet maxHeap(String bound) {
+        this.maxHeap = bound;
+        return this;
+    }
+
     void startInstance(String name) throws IOException, InterruptedException {
         startInstance(name, Map.of());
     }
@@ -130,7 +138,7 @@ final class Fleet implements AutoCloseable {
     void startInstance(String name, Map<String, String> extra) throws IOException, InterruptedException {
         Path data = options.workDir().resolve("instance-" + name);
         Files.createDirectories(data);
-        List<String> command = new ArrayList<>(List.of(java(), "-Xmx640m", "-XX:+ExitOnOutOfMemoryError"));
+        List<String> command = new ArrayList<>(List.of(java(), "-Xmx" + maxHeap, "-XX:+ExitOnOutOfMemoryError"));
         // e.g. SLUICE_BENCH_JVM_OPTS="-XX:StartFlightRecording=filename=/tmp/sluice.jfr,settings=profile" to profile
         String jvmOptions = System.getenv().getOrDefault("SLUICE_BENCH_JVM_OPTS", "").trim();
         if (!jvmOptions.isEmpty()) {

@@ -162,6 +162,8 @@ public final class LoadHarness {
         try (Fleet fleet = new Fleet(own, settings)) {
             log("capacity: mock, instance a (LLM), instance b (F1 only), Portkey when installed …");
             fleet.startMock();
+            // the heap scripts/run.sh gives an instance: the streams leg's goal is 5,000 streams within 1 GB
+            fleet.maxHeap(CapacityBench.MAX_HEAP);
             fleet.startInstance("a");
             fleet.startInstance("b", Map.of("sluice.degradation.levels.L0.highest-tier", "F1"));
             FrontDoorBench.Processes processes = new FrontDoorBench.Processes(Map.of())
