@@ -60,6 +60,19 @@ up_cluster() {
   echo "export SLUICE_REDIS_URL='redis://${nodes[0]}'"
 }
 
+# 0 when the replica has synced and each of the three sentinels (ports base+2..base+4) sees it up, not
+# s_down or disconnected, and knows the other two sentinels
+sentinel_view_ready() {  # $1 base port, $2 replica port
+  local base="$1" replica="$2" s flags others
+  redis-cli -p "$replica" info replication | grep -q 'master_link_status:up' || return 1
+  for s in $((base + 2)) $((base + 3)) $((base + 4)); do
+    flags="$(redis-cli -p "$s" sentinel replicas sluice 2>/dev/null | grep -A1 -x 'flags' | tail -1)"
+    [ "$flags" = "slave" ] || return 1
+    others="$(redis-cli -p "$s" sentinel master sluice 2>/dev/null | grep -A1 -x 'num-other-sentinels' | tail -1)"
+    [ "$others" = "2" ] || return 1
+  done
+}
+
 up_sentinel() {
   local dir="$1" base master replica s sentinels=()
   base="$(sluice_free_port_block 5)"
@@ -97,6 +110,13 @@ EOF
     redis-cli -p "$master" info replication | grep -q 'connected_slaves:1' && break
     sleep 0.1
   done
+  # ready only when every sentinel sees the synced replica as up and knows the other two sentinels: a client
+  # that starts before that gets a view with the replica down (the first test then ran on local shares)
+  for i in $(seq 150); do
+    sentinel_view_ready "$base" "$replica" && break
+    sleep 0.1
+  done
+  sentinel_view_ready "$base" "$replica" || die "the sentinels do not see the replica up and each other within 15 s"
   log "sentinel: master 127.0.0.1:$master, replica :$replica, sentinels :$((base + 2))-$((base + 4))"
   echo "export SLUICE_REDIS_SENTINEL_MASTER=sluice"
   echo "export SLUICE_REDIS_SENTINEL_NODES='$(IFS=,; echo "${sentinels[*]}")'"
