@@ -102,6 +102,8 @@ final class CapacityBench {
 
     /** Warm-up of Sluice's {@code /v1} and of each {@code /api/v1/chat} path, in legs' lengths (the report says them). */
     static final int V1_WARM_UP_LEGS = 4;
+    /** Seconds at the start of each closed-loop leg that run but are not measured (at most a quarter of the leg). */
+    static final double SETTLE_SECONDS = 3;
     static final int CHAT_WARM_UP_LEGS = 2;
 
     static final String SLUICE = "sluice";
@@ -235,7 +237,11 @@ final class CapacityBench {
         AtomicLong failures = new AtomicLong();
         AtomicLong fiveXx = new AtomicLong();
         Failures why = new Failures();
-        long end = System.nanoTime() + (long) (seconds * 1e9);
+        // every leg opens its connections at once: the first SETTLE_SECONDS (connection set-up, the first burst)
+        // are run but not measured, for every target alike, so the figures are the loop's steady state
+        long settle = (long) (Math.min(SETTLE_SECONDS, seconds / 4) * 1e9);
+        long measureFrom = System.nanoTime() + settle;
+        long end = measureFrom + (long) (seconds * 1e9);
         List<Thread> workers = new ArrayList<>();
         for (int i = 0; i < connections; i++) {
             HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
@@ -247,6 +253,9 @@ final class CapacityBench {
                     long started = System.nanoTime();
                     try {
                         HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
+                        if (started < measureFrom) {
+                            continue;
+                        }
                         if (r.statusCode() == 200 && meant.test(r)) {
                             answers.incrementAndGet();
                             latency.recordValue(Math.min(latency.getHighestTrackableValue(), System.nanoTime() - started));
@@ -262,17 +271,20 @@ final class CapacityBench {
                             }
                         }
                     } catch (IOException e) {
-                        failures.incrementAndGet();
-                        why.add(e.getClass().getSimpleName());
+                        if (started >= measureFrom) {
+                            failures.incrementAndGet();
+                            why.add(e.getClass().getSimpleName());
+                        }
                     } catch (InterruptedException e) {
                         return;
                     }
                 }
             }));
         }
+        workers.forEach(Thread::start);
+        Thread.sleep(Math.max(0, (measureFrom - System.nanoTime()) / 1_000_000)); // pacing the generator, not a test
         Map<String, Duration> before = processes.cpuNow();
         long started = System.nanoTime();
-        workers.forEach(Thread::start);
         for (Thread w : workers) {
             w.join(TimeUnit.SECONDS.toMillis((long) seconds + 40));
         }

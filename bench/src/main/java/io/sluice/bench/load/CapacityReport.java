@@ -135,8 +135,10 @@ final class CapacityReport {
             .append(" `x-portkey-custom-host: <mock>/v1`\n");
         md.append("- Mock provider: io.sluice.mock (JDK HttpServer), fixed latency, no caps, no errors\n");
         md.append(String.format("- Closed-loop legs of %.0f s each after a warm-up of each path (Sluice's `/v1`: %.0f s at 128"
-            + " connections; `/api/v1/chat`: %.0f s per leg); order per point: direct, Portkey, Sluice%n", seconds,
-            CapacityBench.V1_WARM_UP_LEGS * seconds, CapacityBench.CHAT_WARM_UP_LEGS * seconds));
+            + " connections; `/api/v1/chat`: %.0f s per leg); order per point: direct, Portkey, Sluice. Each leg opens its"
+            + " connections at once and runs %.0f s before it measures (connection set-up and the first burst, the same for"
+            + " every target)%n", seconds, CapacityBench.V1_WARM_UP_LEGS * seconds, CapacityBench.CHAT_WARM_UP_LEGS * seconds,
+            Math.min(CapacityBench.SETTLE_SECONDS, seconds / 4)));
         md.append("- Settings of the instances (permits, limits and caps out of the way, so this measures capacity, not governance): ");
         settings.forEach((k, v) -> md.append('`').append(k).append('=').append(v).append("` "));
         md.append("\n\n");
