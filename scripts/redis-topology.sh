@@ -37,6 +37,19 @@ start_node() {  # $1 dir, $2 port, extra args...
     --dir "$dir/$port" --pidfile "$dir/$port/pid" --logfile "$dir/$port/log" "$@" >&2
 }
 
+# 0 when each node that is a replica has its link to the master up and each master sees its replica online
+replicas_synced() {  # ports...
+  local port info
+  for port in "$@"; do
+    info="$(redis-cli -p "$port" info replication 2>/dev/null)"
+    case "$info" in
+      *role:slave*) grep -q 'master_link_status:up' <<<"$info" || return 1 ;;
+      *role:master*) grep -q 'slave0:.*state=online' <<<"$info" || return 1 ;;
+      *) return 1 ;;
+    esac
+  done
+}
+
 up_cluster() {
   local dir="$1" base i ports=() nodes=()
   base="$(sluice_free_port_block 12)"
@@ -54,6 +67,13 @@ up_cluster() {
     sleep 0.1
   done
   redis-cli -p "${ports[0]}" cluster info | grep -q 'cluster_state:ok' || die "cluster_state is not ok"
+  # and every replica has synced: Redisson waits for a replica after a lock or semaphore write (WAIT) and fails
+  # the command when none has synced within a second, which the first test after start-up hit
+  for i in $(seq 150); do
+    replicas_synced "${ports[@]}" && break
+    sleep 0.1
+  done
+  replicas_synced "${ports[@]}" || die "the replicas did not sync within 15 s"
   log "cluster: 3 masters + 3 replicas on 127.0.0.1:${ports[0]}-${ports[5]} (cluster_state:ok)"
   echo "export SLUICE_REDIS_CLUSTER_NODES='$(IFS=,; echo "${nodes[*]}")'"
   # a seed node as the URL too: tools that take one URL find the topology through it (RedisTopology.ofUrl)
@@ -64,7 +84,7 @@ up_cluster() {
 # s_down or disconnected, and knows the other two sentinels
 sentinel_view_ready() {  # $1 base port, $2 replica port
   local base="$1" replica="$2" s flags others
-  redis-cli -p "$replica" info replication | grep -q 'master_link_status:up' || return 1
+  replicas_synced "$((base))" "$replica" || return 1
   for s in $((base + 2)) $((base + 3)) $((base + 4)); do
     flags="$(redis-cli -p "$s" sentinel replicas sluice 2>/dev/null | grep -A1 -x 'flags' | tail -1)"
     [ "$flags" = "slave" ] || return 1

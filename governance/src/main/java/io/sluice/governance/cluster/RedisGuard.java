@@ -82,10 +82,20 @@ public final class RedisGuard {
             return;
         }
         if (!down) {
-            log.warn("redis unreachable ({}): using per-instance shares for {} ms", e.getMessage(), recheckNanos / 1_000_000);
+            log.warn("redis unreachable ({}): using per-instance shares for {} ms", describe(e), recheckNanos / 1_000_000);
         }
         down = true;
         downUntil = System.nanoTime() + recheckNanos;
+    }
+
+    /** The message and, when Redisson wrapped one, the underlying cause ("Unexpected exception …" alone says nothing). */
+    private static String describe(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root == e ? String.valueOf(e.getMessage())
+            : e.getMessage() + ", caused by " + root.getClass().getSimpleName() + ": " + root.getMessage();
     }
 
     private static boolean interrupted(Throwable e) {
