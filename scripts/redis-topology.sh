@@ -37,6 +37,15 @@ start_node() {  # $1 dir, $2 port, extra args...
     --dir "$dir/$port" --pidfile "$dir/$port/pid" --logfile "$dir/$port/log" "$@" >&2
 }
 
+await_ready() {  # $1 what (for the error), then a command that succeeds once ready; tries for 15 s
+  local what="$1" i; shift
+  for i in $(seq 150); do
+    "$@" && return 0
+    sleep 0.1
+  done
+  die "$what within 15 s"
+}
+
 # 0 when each node that is a replica has its link to the master up and each master sees its replica online
 replicas_synced() {  # ports...
   local port info
@@ -69,11 +78,7 @@ up_cluster() {
   redis-cli -p "${ports[0]}" cluster info | grep -q 'cluster_state:ok' || die "cluster_state is not ok"
   # and every replica has synced: Redisson waits for a replica after a lock or semaphore write (WAIT) and fails
   # the command when none has synced within a second, which the first test after start-up hit
-  for i in $(seq 150); do
-    replicas_synced "${ports[@]}" && break
-    sleep 0.1
-  done
-  replicas_synced "${ports[@]}" || die "the replicas did not sync within 15 s"
+  await_ready "the replicas did not sync" replicas_synced "${ports[@]}"
   log "cluster: 3 masters + 3 replicas on 127.0.0.1:${ports[0]}-${ports[5]} (cluster_state:ok)"
   echo "export SLUICE_REDIS_CLUSTER_NODES='$(IFS=,; echo "${nodes[*]}")'"
   # a seed node as the URL too: tools that take one URL find the topology through it (RedisTopology.ofUrl)
@@ -84,7 +89,7 @@ up_cluster() {
 # s_down or disconnected, and knows the other two sentinels
 sentinel_view_ready() {  # $1 base port, $2 replica port
   local base="$1" replica="$2" s flags others
-  replicas_synced "$((base))" "$replica" || return 1
+  replicas_synced "$base" "$replica" || return 1
   for s in $((base + 2)) $((base + 3)) $((base + 4)); do
     flags="$(redis-cli -p "$s" sentinel replicas sluice 2>/dev/null | grep -A1 -x 'flags' | tail -1)"
     [ "$flags" = "slave" ] || return 1
@@ -126,17 +131,9 @@ EOF
     sleep 0.1
   done
   [ "$addr" = "127.0.0.1:$master:" ] || die "sentinels do not report the master (got '$addr')"
-  for i in $(seq 100); do
-    redis-cli -p "$master" info replication | grep -q 'connected_slaves:1' && break
-    sleep 0.1
-  done
-  # ready only when every sentinel sees the synced replica as up and knows the other two sentinels: a client
-  # that starts before that gets a view with the replica down (the first test then ran on local shares)
-  for i in $(seq 150); do
-    sentinel_view_ready "$base" "$replica" && break
-    sleep 0.1
-  done
-  sentinel_view_ready "$base" "$replica" || die "the sentinels do not see the replica up and each other within 15 s"
+  # ready only when the replica has synced and every sentinel sees it up and knows the other two sentinels: a
+  # client that starts before that gets a view with the replica down (the first test then ran on local shares)
+  await_ready "the sentinels do not see the synced replica and each other" sentinel_view_ready "$base" "$replica"
   log "sentinel: master 127.0.0.1:$master, replica :$replica, sentinels :$((base + 2))-$((base + 4))"
   echo "export SLUICE_REDIS_SENTINEL_MASTER=sluice"
   echo "export SLUICE_REDIS_SENTINEL_NODES='$(IFS=,; echo "${sentinels[*]}")'"

@@ -104,6 +104,11 @@ final class CapacityBench {
     static final int V1_WARM_UP_LEGS = 4;
     /** Seconds at the start of each closed-loop leg that run but are not measured (at most a quarter of the leg). */
     static final double SETTLE_SECONDS = 3;
+
+    /** The settle time of a leg of {@code seconds}. */
+    static double settleSeconds(double seconds) {
+        return Math.min(SETTLE_SECONDS, seconds / 4);
+    }
     static final int CHAT_WARM_UP_LEGS = 2;
 
     static final String SLUICE = "sluice";
@@ -239,7 +244,7 @@ final class CapacityBench {
         Failures why = new Failures();
         // every leg opens its connections at once: the first SETTLE_SECONDS (connection set-up, the first burst)
         // are run but not measured, for every target alike, so the figures are the loop's steady state
-        long settle = (long) (Math.min(SETTLE_SECONDS, seconds / 4) * 1e9);
+        long settle = (long) (settleSeconds(seconds) * 1e9);
         long measureFrom = System.nanoTime() + settle;
         long end = measureFrom + (long) (seconds * 1e9);
         List<Thread> workers = new ArrayList<>();

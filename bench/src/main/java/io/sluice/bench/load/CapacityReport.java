@@ -138,7 +138,7 @@ final class CapacityReport {
             + " connections; `/api/v1/chat`: %.0f s per leg); order per point: direct, Portkey, Sluice. Each leg opens its"
             + " connections at once and runs %.0f s before it measures (connection set-up and the first burst, the same for"
             + " every target)%n", seconds, CapacityBench.V1_WARM_UP_LEGS * seconds, CapacityBench.CHAT_WARM_UP_LEGS * seconds,
-            Math.min(CapacityBench.SETTLE_SECONDS, seconds / 4)));
+            CapacityBench.settleSeconds(seconds)));
         md.append("- Settings of the instances (permits, limits and caps out of the way, so this measures capacity, not governance): ");
         settings.forEach((k, v) -> md.append('`').append(k).append('=').append(v).append("` "));
         md.append("\n\n");

@@ -123,13 +123,13 @@ final class Fleet implements AutoCloseable {
         return portkey.toHandle();
     }
 
-    /** Starts the instance (its own data directory, shared database and Redis) and waits until healthy. */
     /** Sets the heap bound of the instances started from now on (e.g. {@code 1g}). */
     Fleet maxHeap(String bound) {
         this.maxHeap = bound;
         return this;
     }
 
+    /** Starts the instance (its own data directory, shared database and Redis) and waits until healthy. */
     void startInstance(String name) throws IOException, InterruptedException {
         startInstance(name, Map.of());
     }

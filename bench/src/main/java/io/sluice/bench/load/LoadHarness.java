@@ -193,21 +193,18 @@ public final class LoadHarness {
             if (parts.contains("no-llm")) {
                 report.noLlm(bench.noLlm(16, seconds));
             }
-            if (!parts.contains("streams")) {
-                report.write(options.outDir().resolve("benchmarks-capacity.md"), Instant.now());
-                log("capacity report (parts " + parts + "): " + options.outDir().resolve("benchmarks-capacity.md"));
-                return;
+            if (parts.contains("streams")) {
+                double ramp = options.shortMode() ? 5 : 20;
+                int tokens = options.shortMode() ? 10 : 40;
+                List<CapacityBench.StreamLeg> streamLegs = new ArrayList<>();
+                for (String target : portkey == null ? List.of("direct", "sluice /v1 stream", "sluice chat stream")
+                        : List.of("direct", "portkey", "sluice /v1 stream", "sluice chat stream")) {
+                    streamLegs.add(bench.streams(target, streams, ramp, 500, tokens));
+                }
+                report.streams(streamLegs);
             }
-            double ramp = options.shortMode() ? 5 : 20;
-            int tokens = options.shortMode() ? 10 : 40;
-            List<CapacityBench.StreamLeg> streamLegs = new ArrayList<>();
-            for (String target : portkey == null ? List.of("direct", "sluice /v1 stream", "sluice chat stream")
-                    : List.of("direct", "portkey", "sluice /v1 stream", "sluice chat stream")) {
-                streamLegs.add(bench.streams(target, streams, ramp, 500, tokens));
-            }
-            report.streams(streamLegs);
             report.write(options.outDir().resolve("benchmarks-capacity.md"), Instant.now());
-            log("capacity report: " + options.outDir().resolve("benchmarks-capacity.md"));
+            log("capacity report (parts " + parts + "): " + options.outDir().resolve("benchmarks-capacity.md"));
         }
     }
 
