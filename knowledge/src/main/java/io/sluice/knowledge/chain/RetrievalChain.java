@@ -25,6 +25,9 @@ import io.sluice.knowledge.embedding.Embedder;
  */
 public class RetrievalChain {
 
+    /** How a vector tier's skip reads when the query could not be embedded. */
+    static final String NO_EMBEDDING = "no query embedding";
+
     private final List<RetrievalTier> tiers;
     private final Embedder embedder;
     private final ExecutorService executor;
@@ -59,7 +62,7 @@ public class RetrievalChain {
         try {
             vector = embedder.embed(query);
         } catch (RuntimeException e) {
-            embedFailure = "no query embedding: " + describe(e);
+            embedFailure = NO_EMBEDDING + ": " + describe(e);
         }
         double embedMillis = millisSince(start);
         TierQuery tq = new TierQuery(query, vector, new SearchFilter(plan.category(), Instant.now()));

@@ -86,6 +86,8 @@ public class LuceneIndex implements AutoCloseable {
     private volatile IndexWriter writer;
     private volatile SearcherManager searchers;
     private volatile boolean closed;
+    /** Commits readers can see so far: what was found before a change is stale after it. */
+    private final java.util.concurrent.atomic.AtomicLong generation = new java.util.concurrent.atomic.AtomicLong();
     private final int dimension;
     private final Embedder english;
 
@@ -340,6 +342,15 @@ public class LuceneIndex implements AutoCloseable {
         writer.setLiveCommitData(data.entrySet());
         writer.commit();
         searchers.maybeRefreshBlocking();
+        generation.incrementAndGet();
+    }
+
+    /**
+     * Goes up with every commit readers can see (a document ingested, edited or removed, a rebuild), so a
+     * result remembered for a query is known to be stale once this has moved on.
+     */
+    public long generation() {
+        return generation.get();
     }
 
     /** True when Latin-script queries can be matched with the English model. */

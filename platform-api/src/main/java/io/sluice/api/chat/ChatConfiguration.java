@@ -28,6 +28,7 @@ import io.sluice.governance.permit.ClusterPermits;
 import io.sluice.knowledge.chain.RetrievalChain;
 import io.sluice.knowledge.embedding.Embedder;
 import io.sluice.knowledge.faq.FaqSnapshotService;
+import io.sluice.knowledge.lexical.LuceneIndex;
 import io.sluice.knowledge.chain.RetrievalPlan;
 
 import org.redisson.api.RedissonClient;
@@ -42,7 +43,8 @@ import tools.jackson.databind.ObjectMapper;
 /** Wires the chat pipeline. {@link #chatPipeline} is the one place that shows the order of the steps. */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties({ChatProperties.class, AdmissionProperties.class, ClusterAdmissionProperties.class,
-    SessionProperties.class, FreshnessProperties.class, ShadowCheckProperties.class, FastOfferProperties.class})
+    SessionProperties.class, FreshnessProperties.class, ShadowCheckProperties.class, FastOfferProperties.class,
+    FaqMemoProperties.class})
 public class ChatConfiguration {
 
     /**
@@ -77,6 +79,17 @@ public class ChatConfiguration {
             MeterRegistry meters) {
         DataSource ds = dataSource.getIfUnique();
         return ds == null ? DatabaseStatus.UP : new DatabaseStatus(ds).start(properties.probeInterval().toMillis(), meters);
+    }
+
+    /** F1 answers kept per question, stale with any knowledge change this instance sees (docs/chat.md). */
+    @Bean
+    FaqAnswerMemo faqAnswerMemo(FaqMemoProperties properties, ObjectProvider<FaqSnapshotService> snapshots,
+            ObjectProvider<LuceneIndex> index, MeterRegistry meters) {
+        FaqSnapshotService service = snapshots.getIfAvailable();
+        LuceneIndex lucene = index.getIfUnique();
+        return new FaqAnswerMemo(properties.size(), properties.ttl(),
+            service == null ? () -> 0 : () -> service.current().version(), lucene == null ? () -> 0 : lucene::generation)
+            .bindTo(meters);
     }
 
     /** "More detail": past the cache, at F4 or deferred to a full answer. */

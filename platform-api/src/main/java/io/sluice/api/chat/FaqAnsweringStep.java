@@ -27,18 +27,20 @@ public class FaqAnsweringStep implements AnsweringStep {
     private final RelevanceModel relevance;
     private final RetrievalPlan plan;
     private final MeterRegistry meters;
+    private final FaqAnswerMemo memo;
 
     public FaqAnsweringStep(FaqAnswerFinder finder, RelevanceModel relevance, RetrievalPlan defaultRetrievalPlan) {
-        this(finder, relevance, defaultRetrievalPlan, new SimpleMeterRegistry());
+        this(finder, relevance, defaultRetrievalPlan, new SimpleMeterRegistry(), FaqAnswerMemo.OFF);
     }
 
     @Autowired
     public FaqAnsweringStep(FaqAnswerFinder finder, RelevanceModel relevance, RetrievalPlan defaultRetrievalPlan,
-            MeterRegistry meters) {
+            MeterRegistry meters, FaqAnswerMemo memo) {
         this.finder = finder;
         this.relevance = relevance;
         this.plan = defaultRetrievalPlan;
         this.meters = meters;
+        this.memo = memo;
     }
 
     @Override
@@ -49,11 +51,20 @@ public class FaqAnsweringStep implements AnsweringStep {
     @Override
     public Answer answer(String message, RetrievalResult retrieved) {
         RetrievalPlan bars = relevance.apply(plan);
-        FaqAnswerFinder.Found found = retrieved == null ? finder.find(message, bars) : finder.find(message, bars, retrieved);
+        // a chain result computed for the LLM tiers is used as it is; alone, F1 answers a repeated question from memory
+        FaqAnswerMemo.Remembered answer = retrieved == null
+            ? memo.answer(message, bars, () -> found(finder.find(message, bars)))
+            : found(finder.find(message, bars, retrieved)).remembered();
         // the relevance gate's verdicts, by question language: answered from an entry, or the honest no-answer
-        meters.counter("sluice.chat.faq.answers", "outcome", found.answered() ? "entry" : "no-answer",
-            "language", found.language().code()).increment();
-        return of(found);
+        meters.counter("sluice.chat.faq.answers", "outcome", answer.answered() ? "entry" : "no-answer",
+            "language", answer.language()).increment();
+        return answer.answer();
+    }
+
+    private static FaqAnswerMemo.Found found(FaqAnswerFinder.Found found) {
+        boolean degraded = found.retrieval() != null && found.retrieval().degraded();
+        return new FaqAnswerMemo.Found(new FaqAnswerMemo.Remembered(of(found), found.language().code(), found.answered()),
+            degraded);
     }
 
     /** The F1 answer for what the finder found (the hit-test preview uses this too). */
