@@ -230,11 +230,29 @@ final class CapacityBench {
         loop("warm-up", "sluice b", fleet.url("b") + chat, h, connections, CHAT_WARM_UP_LEGS * seconds, faq, r -> true);
         legs.add(loop("FAQ tier (F1)", "sluice b", fleet.url("b") + chat, h, connections, seconds, faq,
             r -> r.body().contains("\"tier\":\"F1\"")));
+        // every question new (another phone number each time): no F1 answer kept for it, the knowledge is searched
+        BodyPerCall newQuestions = (connection, call) -> "{\"userId\":\"faq-" + connection + "\",\"message\":\""
+            + LoadGenerator.MESSAGES.get(connection % LoadGenerator.MESSAGES.size())
+                .formatted(Long.toString(13_900_000_000L + connection * 10_000_000L + call)) + "\"}";
+        legs.add(loop("FAQ tier (F1), every question new", "sluice b", fleet.url("b") + chat, h, connections, seconds,
+            newQuestions, true, r -> r.body().contains("\"tier\":\"F1\"")));
         return legs;
     }
 
     private Leg loop(String name, String target, String url, Map<String, String> headers, int connections, double seconds,
             IntFunction<String> bodies, Predicate<HttpResponse<String>> meant) throws InterruptedException {
+        return loop(name, target, url, headers, connections, seconds, (connection, call) -> bodies.apply(connection), false,
+            meant);
+    }
+
+    /** The body of one connection's {@code call}-th request. */
+    interface BodyPerCall {
+        String body(int connection, long call);
+    }
+
+    /** @param newBodies each request gets its own body (else each connection sends its first one again and again) */
+    private Leg loop(String name, String target, String url, Map<String, String> headers, int connections, double seconds,
+            BodyPerCall bodies, boolean newBodies, Predicate<HttpResponse<String>> meant) throws InterruptedException {
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5))
             .build();
         ConcurrentHistogram latency = new ConcurrentHistogram(TimeUnit.SECONDS.toNanos(120), 2);
@@ -249,12 +267,18 @@ final class CapacityBench {
         long end = measureFrom + (long) (seconds * 1e9);
         List<Thread> workers = new ArrayList<>();
         for (int i = 0; i < connections; i++) {
-            HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
-                .POST(HttpRequest.BodyPublishers.ofString(bodies.apply(i)));
-            headers.forEach(builder::header);
-            HttpRequest request = builder.build();
+            int connection = i;
+            java.util.function.LongFunction<HttpRequest> requests = call -> {
+                HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
+                    .POST(HttpRequest.BodyPublishers.ofString(bodies.body(connection, call)));
+                headers.forEach(builder::header);
+                return builder.build();
+            };
+            HttpRequest first = requests.apply(0);
             workers.add(Thread.ofVirtual().name("cap-" + target + "-" + i).unstarted(() -> {
+                long calls = 0;
                 while (System.nanoTime() < end) {
+                    HttpRequest request = newBodies ? requests.apply(calls++) : first;
                     long started = System.nanoTime();
                     try {
                         HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());

@@ -78,8 +78,11 @@ final class CapacityReport {
         line("## Answers without the LLM through `/api/v1/chat`");
         line("");
         line("16 connections, closed loop. Exact cache hits: one cache-eligible question asked by everyone (instance a);");
-        line("FAQ tier: personal questions, never cached, on instance b whose L0 is capped at F1. An answer counts only");
-        line("if it is what was meant (`cached: true`, `tier: F1`).");
+        line("FAQ tier: personal questions, never cached, on instance b whose L0 is capped at F1: each connection asks its");
+        line("own question again and again (the F1 answer an instance keeps per question serves them, docs/chat.md), and");
+        line("in the last leg every request asks a new one (another phone number each time: the knowledge is searched");
+        line("for every answer). An answer counts only if it is what was meant (`cached: true`, `tier: F1`). The CPU of");
+        line("the shared PostgreSQL (the vector tier's searches, the conversation records) is not in the CPU column.");
         line("");
         line("| leg | answers/s | p50 ms | p99 ms | failures | CPU ms/answer |");
         line("|---|---:|---:|---:|---:|---|");
