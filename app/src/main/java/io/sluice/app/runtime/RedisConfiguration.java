@@ -6,6 +6,7 @@ import java.net.ServerSocket;
 
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
+import org.redisson.config.Config;
 
 import io.sluice.governance.cluster.RedisTopology;
 import org.slf4j.Logger;
@@ -54,8 +55,9 @@ public class RedisConfiguration {
 
     @Bean(destroyMethod = "shutdown")
     @Conditional(EmbeddedRedisCondition.class)
-    RedissonClient embeddedRedisson(EmbeddedRedis redis) {
-        return redisson("redis://127.0.0.1:" + redis.port());
+    RedissonClient embeddedRedisson(EmbeddedRedis redis, Environment env) {
+        return Redisson.create(sized(RedisTopology.single("redis://127.0.0.1:" + redis.port()).toConfig(2_000, 2_000, 1),
+            env));
     }
 
     @Bean(destroyMethod = "shutdown")
@@ -63,11 +65,27 @@ public class RedisConfiguration {
     RedissonClient externalRedisson(Environment env) {
         RedisTopology topology = RedisTopology.resolve(env::getProperty);
         log.info("redis: external, {}", topology.describe());
-        return Redisson.create(topology.toConfig(2_000, 2_000, 1));
+        return Redisson.create(sized(topology.toConfig(2_000, 2_000, 1), env));
     }
 
     static RedissonClient redisson(String url) {
         return Redisson.create(RedisTopology.single(url).toConfig(2_000, 2_000, 1));
+    }
+
+    /**
+     * The client's threads sized to this machine ({@code sluice.redis.event-loop-threads}, 0 = two per core, at
+     * least 4). Redisson's defaults (32 Netty event loops, 16 listener threads) suit a large server; on a small one
+     * each Redis reply wakes a thread of its own, so a request's several round trips cost context switches and
+     * per-thread buffer caches instead of being handled together.
+     */
+    static Config sized(Config config, Environment env) {
+        int configured = env.getProperty("sluice.redis.event-loop-threads", Integer.class, 0);
+        if (configured < 0) {
+            throw new IllegalArgumentException("sluice.redis.event-loop-threads must be 0 (two per core) or more, was "
+                + configured);
+        }
+        int threads = configured > 0 ? configured : Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
+        return config.setNettyThreads(threads).setThreads(threads);
     }
 
     /** The configured topology (validated: a contradiction fails start-up here), null = embedded. */
