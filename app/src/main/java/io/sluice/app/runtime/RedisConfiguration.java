@@ -56,8 +56,7 @@ public class RedisConfiguration {
     @Bean(destroyMethod = "shutdown")
     @Conditional(EmbeddedRedisCondition.class)
     RedissonClient embeddedRedisson(EmbeddedRedis redis, Environment env) {
-        return Redisson.create(sized(RedisTopology.single("redis://127.0.0.1:" + redis.port()).toConfig(2_000, 2_000, 1),
-            env));
+        return client(RedisTopology.single("redis://127.0.0.1:" + redis.port()), env);
     }
 
     @Bean(destroyMethod = "shutdown")
@@ -65,11 +64,12 @@ public class RedisConfiguration {
     RedissonClient externalRedisson(Environment env) {
         RedisTopology topology = RedisTopology.resolve(env::getProperty);
         log.info("redis: external, {}", topology.describe());
-        return Redisson.create(sized(topology.toConfig(2_000, 2_000, 1), env));
+        return client(topology, env);
     }
 
-    static RedissonClient redisson(String url) {
-        return Redisson.create(RedisTopology.single(url).toConfig(2_000, 2_000, 1));
+    /** The one way a client is made: 2 s to connect and per command, one retry, threads sized to the machine. */
+    private static RedissonClient client(RedisTopology topology, Environment env) {
+        return Redisson.create(sized(topology.toConfig(2_000, 2_000, 1), env));
     }
 
     /**

@@ -22,6 +22,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntFunction;
+import java.util.function.LongFunction;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -268,7 +269,7 @@ final class CapacityBench {
         List<Thread> workers = new ArrayList<>();
         for (int i = 0; i < connections; i++) {
             int connection = i;
-            java.util.function.LongFunction<HttpRequest> requests = call -> {
+            LongFunction<HttpRequest> requests = call -> {
                 HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
                     .POST(HttpRequest.BodyPublishers.ofString(bodies.body(connection, call)));
                 headers.forEach(builder::header);

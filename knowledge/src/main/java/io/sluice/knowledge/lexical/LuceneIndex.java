@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 
 import io.sluice.knowledge.chain.Freshness;
 import io.sluice.knowledge.chain.Passage;
@@ -87,7 +88,7 @@ public class LuceneIndex implements AutoCloseable {
     private volatile SearcherManager searchers;
     private volatile boolean closed;
     /** Commits readers can see so far: what was found before a change is stale after it. */
-    private final java.util.concurrent.atomic.AtomicLong generation = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong generation = new AtomicLong();
     private final int dimension;
     private final Embedder english;
 

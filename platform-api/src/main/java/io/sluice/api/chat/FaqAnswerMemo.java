@@ -88,7 +88,7 @@ public final class FaqAnswerMemo {
     public record Found(Remembered remembered, boolean degraded) {
     }
 
-    /** Questions kept now (tests, the console). */
+    /** Questions kept now (tests). */
     public long size() {
         if (answers == null) {
             return 0;
