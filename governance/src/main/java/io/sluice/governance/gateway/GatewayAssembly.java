@@ -244,6 +244,7 @@ public final class GatewayAssembly implements AutoCloseable {
         if (retryBudget != null) {
             retryBudget.close();
         }
+        permits.close();
         members.close();
     }
 }

@@ -16,7 +16,9 @@ import io.micrometer.core.instrument.Timer;
  * Gateway meters, tagged by lane (and model where one is known):
  * {@code sluice.gateway.calls{lane,model,outcome}}, {@code sluice.gateway.latency{lane,model}} (histogram),
  * {@code sluice.gateway.permit.wait{lane}}, {@code sluice.gateway.inflight{lane}},
- * {@code sluice.gateway.permits.used|total{lane}}, {@code sluice.gateway.tokens{lane,model,kind}},
+ * {@code sluice.gateway.permits.used|total{lane}}, {@code sluice.gateway.permits.idle{lane}} (kept by this instance for
+ * reuse), {@code sluice.gateway.permits.reused{lane}} (calls that took no Redis round trip for their permit),
+ * {@code sluice.gateway.tokens{lane,model,kind}},
  * {@code sluice.gateway.breaker.state{lane}} (0 closed, 1 half-open, 2 open), {@code sluice.gateway.breaker.openings{lane}},
  * {@code sluice.gateway.tpm.remaining}.
  *

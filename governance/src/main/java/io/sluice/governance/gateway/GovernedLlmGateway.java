@@ -69,6 +69,8 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
             metrics.outcome(policy.lane(), null, "breaker_open", 0); // registered up front, off the fast path
             metrics.gauge("sluice.gateway.permits.total", policy.lane(), permits, p -> p.size(policy.lane().key()));
             metrics.gauge("sluice.gateway.permits.used", policy.lane(), permits, p -> p.inUse(policy.lane().key()));
+            metrics.gauge("sluice.gateway.permits.idle", policy.lane(), permits, p -> p.idle(policy.lane().key()));
+            metrics.counter("sluice.gateway.permits.reused", policy.lane(), permits, p -> p.reused(policy.lane().key()));
             if (policy.breaker() != null) {
                 metrics.gauge("sluice.gateway.breaker.state", policy.lane(), policy.breaker(), b -> b.state().ordinal() == 0 ? 0
                     : b.state() == ConsecutiveFailureBreaker.State.HALF_OPEN ? 1 : 2);

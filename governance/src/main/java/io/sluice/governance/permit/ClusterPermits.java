@@ -1,14 +1,19 @@
 package io.sluice.governance.permit;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntSupplier;
 
 import io.sluice.governance.cluster.RedisGuard;
+import io.sluice.governance.periodic.PeriodicTask;
 
 import org.redisson.api.RPermitExpirableSemaphore;
 import org.redisson.api.RedissonClient;
@@ -19,10 +24,16 @@ import org.redisson.api.RedissonClient;
  * <p>Leased (expirable) permits are the point: a crashed instance never releases what it took, and
  * the lease gives it back, so capacity cannot shrink for longer than one lease.
  *
+ * <p>A permit a call gives back is kept by this instance for its next call while the permit's reuse
+ * window lasts ({@code sluice.permits.reuse-window}, {@code idle-share}): at thousands of calls a second
+ * most calls then take no Redis round trip. It stays a real leased permit all along (a crash still
+ * gives it back after one lease), the cluster-wide bound is unchanged, and it goes back to Redis as
+ * soon as a caller on this instance waits in Redis, its window ends, or this instance keeps its share.
+ *
  * <p>When Redis is unreachable each instance falls back to a local semaphore holding its share of
  * the lane (permits ÷ known instances, at least 1): calls still flow, the provider stays protected.
  */
-public class ClusterPermits {
+public class ClusterPermits implements AutoCloseable {
 
     private final RedissonClient redisson;
     private final PermitProperties properties;
@@ -32,6 +43,9 @@ public class ClusterPermits {
     private final Map<String, LocalShare> localShares = new ConcurrentHashMap<>();
     private final Map<String, ResizableGate> gates = new ConcurrentHashMap<>();
     private final Map<String, CachedSize> sizes = new ConcurrentHashMap<>();
+    private final Map<String, Reuse> reuse = new ConcurrentHashMap<>();
+    private final long reuseWindowNanos;
+    private final PeriodicTask returnExpired;
     private volatile long initialisedAtRecovery = -1;
 
     /** How long a lane's cluster size read from Redis is trusted before it is read again. */
@@ -46,6 +60,14 @@ public class ClusterPermits {
         this.properties = properties;
         this.guard = guard;
         this.knownInstances = knownInstances;
+        this.reuseWindowNanos = properties.reuseWindow().toNanos();
+        // idle permits past their window go back to Redis even when no call comes to take them
+        this.returnExpired = reuseWindowNanos == 0 ? null
+            : new PeriodicTask("sluice-idle-permits", Duration.ofNanos(Math.max(TimeUnit.MILLISECONDS.toNanos(50), reuseWindowNanos / 4)),
+                this::returnExpired);
+        if (returnExpired != null) {
+            returnExpired.start();
+        }
     }
 
     /**
@@ -75,14 +97,31 @@ public class ClusterPermits {
             Thread.currentThread().interrupt();
             return Optional.empty();
         }
+        Reuse kept = reuse(lane);
+        Optional<PermitLease> reused = kept.take(lane, gate);
+        if (reused.isPresent()) {
+            return reused;
+        }
         long remainingMillis = Math.max(0, (wait.toNanos() - (System.nanoTime() - started)) / 1_000_000);
         Optional<PermitLease> lease;
         try {
             lease = guard.call(() -> {
                 RPermitExpirableSemaphore semaphore = semaphore(lane, policy);
                 String permitId;
+                long acquiredAt = System.nanoTime();
+                // leased for one reuse window more, so a reused permit still has a full lease ahead
+                long leaseMillis = policy.lease().toMillis() + reuseWindowNanos / 1_000_000;
                 try {
-                    permitId = semaphore.tryAcquire(remainingMillis, policy.lease().toMillis(), TimeUnit.MILLISECONDS);
+                    permitId = semaphore.tryAcquire(0, leaseMillis, TimeUnit.MILLISECONDS);
+                    if (permitId == null && remainingMillis > 0) {
+                        // a caller here waits in Redis: permits closing here go back there, not to the idle ones
+                        kept.waiting.incrementAndGet();
+                        try {
+                            permitId = semaphore.tryAcquire(remainingMillis, leaseMillis, TimeUnit.MILLISECONDS);
+                        } finally {
+                            kept.waiting.decrementAndGet();
+                        }
+                    }
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     return Optional.<PermitLease>empty();
@@ -92,7 +131,8 @@ public class ClusterPermits {
                     semaphore.trySetPermits(policy.permits());
                     return Optional.<PermitLease>empty();
                 }
-                return Optional.of(PermitLease.clustered(lane, permitId, semaphore, guard, gate));
+                return Optional.of(PermitLease.clustered(lane, permitId, semaphore, guard, gate,
+                    reuseWindowNanos == 0 ? null : kept.parking(acquiredAt + reuseWindowNanos)));
             }, () -> localShare(lane, policy).tryAcquire(lane, Duration.ofMillis(remainingMillis), gate));
         } catch (RuntimeException e) {
             gate.release();
@@ -104,13 +144,34 @@ public class ClusterPermits {
         return lease;
     }
 
-    /** Permits of the lane currently held by anyone in the cluster (this instance's share when Redis is down). */
+    /**
+     * Permits of the lane held for calls anywhere in the cluster (this instance's share when Redis is down).
+     * This instance's idle permits are not counted; another instance's are, for at most their reuse window.
+     */
     public int inUse(String lane) {
         PermitProperties.Lane policy = properties.lane(lane);
         return guard.call(() -> {
             RPermitExpirableSemaphore semaphore = semaphore(lane, policy);
-            return semaphore.getPermits() - semaphore.availablePermits();
+            return Math.max(0, semaphore.getPermits() - semaphore.availablePermits() - idle(lane));
         }, () -> localShare(lane, policy).inUse());
+    }
+
+    /** Permits of the lane this instance holds idle for its next calls. */
+    public int idle(String lane) {
+        Reuse kept = reuse.get(lane);
+        return kept == null ? 0 : kept.idle.size();
+    }
+
+    /** Callers of this instance waiting in Redis for a permit of the lane (permits closing here go to them). */
+    public int waitingInRedis(String lane) {
+        Reuse kept = reuse.get(lane);
+        return kept == null ? 0 : kept.waiting.get();
+    }
+
+    /** Calls of the lane that took an idle permit of this instance instead of one from Redis, since start. */
+    public long reused(String lane) {
+        Reuse kept = reuse.get(lane);
+        return kept == null ? 0 : kept.reused.sum();
     }
 
     /** The lane's cluster-wide size as Redis holds it (after any resize); the configured size when Redis is down. */
@@ -138,6 +199,89 @@ public class ClusterPermits {
     }
 
     private record CachedSize(int size, long readAt) {
+    }
+
+    private Reuse reuse(String lane) {
+        return reuse.computeIfAbsent(lane, Reuse::new);
+    }
+
+    /** Gives idle permits past their window (or beyond a shrunk lane's share) back to Redis. */
+    private void returnExpired() {
+        long now = System.nanoTime();
+        reuse.values().forEach(kept -> kept.giveBack(kept.idle.expire(now, kept.cap())));
+    }
+
+    /** Gives every idle permit back to Redis and stops the timer (shutdown: the next instance should not wait a lease). */
+    @Override
+    public void close() {
+        if (returnExpired != null) {
+            returnExpired.close();
+        }
+        // awaited: the Redis client may close right after this
+        reuse.values().forEach(kept -> {
+            RPermitExpirableSemaphore semaphore = semaphores.get(kept.lane);
+            for (IdlePermits.Idle permit : kept.idle.drain()) {
+                if (semaphore != null) {
+                    guard.call(() -> semaphore.tryRelease(permit.permitId()), () -> false);
+                }
+            }
+        });
+    }
+
+    /** One lane's idle permits on this instance, and how they are taken and parked. */
+    private final class Reuse {
+        final String lane;
+        final IdlePermits idle = new IdlePermits();
+        final AtomicInteger waiting = new AtomicInteger();
+        final LongAdder reused = new LongAdder();
+
+        Reuse(String lane) {
+            this.lane = lane;
+        }
+
+        int cap() {
+            return properties.idleCap(size(lane));
+        }
+
+        Optional<PermitLease> take(String lane, Semaphore gate) {
+            if (reuseWindowNanos == 0) {
+                return Optional.empty();
+            }
+            List<IdlePermits.Idle> expired = new ArrayList<>(0);
+            IdlePermits.Idle permit = idle.take(System.nanoTime(), guard.recoveries(), expired);
+            giveBack(expired);
+            if (permit == null) {
+                return Optional.empty();
+            }
+            RPermitExpirableSemaphore semaphore = semaphores.get(lane);
+            if (semaphore == null) {
+                return Optional.empty(); // the semaphores were reset since it was parked: it is not a permit any more
+            }
+            reused.increment();
+            return Optional.of(PermitLease.clustered(lane, permit.permitId(), semaphore, guard, gate, parking(permit.reusableUntil())));
+        }
+
+        /** What a closing lease calls: true when its permit was kept here instead of going back to Redis. */
+        PermitLease.Parking parking(long reusableUntil) {
+            long epoch = guard.recoveries();
+            return permitId -> waiting.get() == 0
+                && idle.park(new IdlePermits.Idle(permitId, reusableUntil), System.nanoTime(), epoch, cap());
+        }
+
+        void giveBack(List<IdlePermits.Idle> permits) {
+            RPermitExpirableSemaphore semaphore = semaphores.get(lane);
+            if (semaphore == null) {
+                return;
+            }
+            for (IdlePermits.Idle permit : permits) {
+                guard.async(onFailure -> semaphore.tryReleaseAsync(permit.permitId()).whenComplete((released, error) -> {
+                    if (error != null) {
+                        onFailure.accept(error);
+                    }
+                }), () -> {
+                });
+            }
+        }
     }
 
     /** A local fair semaphore whose number of permits can follow the cluster size. */

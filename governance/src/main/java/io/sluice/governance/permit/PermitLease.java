@@ -18,28 +18,39 @@ public final class PermitLease implements AutoCloseable {
     private final RedisGuard guard;
     private final Semaphore local;
     private final Semaphore gate;
+    private final Parking parking;
     private final AtomicBoolean released = new AtomicBoolean();
+    private volatile boolean renewed;
 
     /** No permit needed (a provider without its own cap): closing and renewing it do nothing. */
-    public static final PermitLease NONE = new PermitLease("none", null, null, null, null, null);
+    public static final PermitLease NONE = new PermitLease("none", null, null, null, null, null, null);
+
+    /** Where a closing permit may be kept for this instance's next call instead of going back to Redis. */
+    @FunctionalInterface
+    interface Parking {
+        /** True when the permit was kept; false when it must go back to Redis. */
+        boolean park(String permitId);
+    }
 
     private PermitLease(String lane, String permitId, RPermitExpirableSemaphore semaphore, RedisGuard guard, Semaphore local,
-            Semaphore gate) {
+            Semaphore gate, Parking parking) {
         this.lane = lane;
         this.permitId = permitId;
         this.semaphore = semaphore;
         this.guard = guard;
         this.local = local;
         this.gate = gate;
+        this.parking = parking;
     }
 
+    /** {@code parking} null: the permit always goes back to Redis. */
     static PermitLease clustered(String lane, String permitId, RPermitExpirableSemaphore semaphore, RedisGuard guard,
-            Semaphore gate) {
-        return new PermitLease(lane, permitId, semaphore, guard, null, gate);
+            Semaphore gate, Parking parking) {
+        return new PermitLease(lane, permitId, semaphore, guard, null, gate, parking);
     }
 
     static PermitLease local(String lane, Semaphore semaphore, Semaphore gate) {
-        return new PermitLease(lane, null, null, null, semaphore, gate);
+        return new PermitLease(lane, null, null, null, semaphore, gate, null);
     }
 
     public String lane() {
@@ -63,6 +74,8 @@ public final class PermitLease implements AutoCloseable {
         if (released.get() || local != null) {
             return !released.get();
         }
+        // its lease now ends a lease from now, not a reuse window later: it is never kept for reuse
+        renewed = true;
         return guard.call(() -> semaphore.updateLeaseTime(permitId, lease.toMillis(), TimeUnit.MILLISECONDS), () -> false);
     }
 
@@ -72,6 +85,8 @@ public final class PermitLease implements AutoCloseable {
             try {
                 if (local != null) {
                     local.release();
+                } else if (parking != null && !renewed && parking.park(permitId)) {
+                    // kept for this instance's next call: no Redis round trip now or then
                 } else {
                     // tryRelease: a permit whose lease already expired is simply gone, not an error.
                     // Not awaited: the caller returns at once; waiters are woken by Redis when it lands.

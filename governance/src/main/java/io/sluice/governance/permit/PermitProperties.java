@@ -4,23 +4,49 @@ import java.time.Duration;
 import java.util.Map;
 
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.DecimalMax;
+import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.ConstructorBinding;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 /**
  * Cluster-wide permits per lane ({@code sluice.permits.*}).
  *
- * @param keyPrefix Redis key prefix of the lane semaphores
- * @param lanes     per lane: permits (cluster-wide), how long a caller may wait, how long a lease lasts
+ * @param keyPrefix   Redis key prefix of the lane semaphores
+ * @param lanes       per lane: permits (cluster-wide), how long a caller may wait, how long a lease lasts
+ * @param reuseWindow how long a permit taken from Redis may serve further calls on this instance before it
+ *                    goes back (0 = every call takes and returns its own); its lease is this much longer
+ * @param idleShare   the part of a lane's permits one instance may keep idle for reuse (0 = none); a lane too
+ *                    small for one whole permit is never kept
  */
 @Validated
 @ConfigurationProperties("sluice.permits")
-public record PermitProperties(@NotBlank String keyPrefix, @NotEmpty Map<String, @Valid Lane> lanes) {
+public record PermitProperties(@NotBlank String keyPrefix, @NotEmpty Map<String, @Valid Lane> lanes,
+        @NotNull Duration reuseWindow, @DecimalMin("0") @DecimalMax("1") double idleShare) {
+
+    /** Each call takes and returns its own permit (no reuse), as for the providers' own small caps. */
+    public PermitProperties(String keyPrefix, Map<String, Lane> lanes) {
+        this(keyPrefix, lanes, Duration.ZERO, 0);
+    }
+
+    @ConstructorBinding
+    public PermitProperties(String keyPrefix, Map<String, Lane> lanes, @DefaultValue("1s") Duration reuseWindow,
+            @DefaultValue("0.1") double idleShare) {
+        this.keyPrefix = keyPrefix;
+        this.lanes = lanes;
+        this.reuseWindow = reuseWindow;
+        this.idleShare = idleShare;
+        if (reuseWindow != null && reuseWindow.isNegative()) {
+            throw new IllegalArgumentException("sluice.permits.reuse-window must not be negative, was " + reuseWindow);
+        }
+    }
 
     public record Lane(@Min(1) int permits, @NotNull Duration maxWait, @NotNull Duration lease) {
     }
@@ -31,5 +57,10 @@ public record PermitProperties(@NotBlank String keyPrefix, @NotEmpty Map<String,
             throw new IllegalArgumentException("unknown lane '" + name + "'; configured: " + lanes.keySet());
         }
         return lane;
+    }
+
+    /** How many idle permits of a lane of {@code size} one instance may keep. */
+    public int idleCap(int size) {
+        return reuseWindow.isZero() ? 0 : (int) Math.floor(size * idleShare);
     }
 }

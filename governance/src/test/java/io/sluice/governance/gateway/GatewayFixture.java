@@ -124,6 +124,9 @@ final class GatewayFixture implements AutoCloseable {
     int minRetries = 1000;
     Duration redisRecheck = Duration.ofMillis(500);
     Duration heartbeat = Duration.ofMillis(200);
+    /** Permit reuse (sluice.permits.reuse-window / idle-share); off unless a test turns it on. */
+    Duration permitReuseWindow = Duration.ZERO;
+    double permitIdleShare;
     private final List<AutoCloseable> closeables = new ArrayList<>();
 
     GatewayFixture() {
@@ -156,7 +159,7 @@ final class GatewayFixture implements AutoCloseable {
     PermitProperties permitProperties() {
         Map<String, PermitProperties.Lane> permitLanes = new LinkedHashMap<>();
         lanes.forEach((lane, s) -> permitLanes.put(lane.key(), new PermitProperties.Lane(s.permits, s.maxWait, s.lease)));
-        return new PermitProperties(keyPrefix + "permits:", permitLanes);
+        return new PermitProperties(keyPrefix + "permits:", permitLanes, permitReuseWindow, permitIdleShare);
     }
 
     /** One more gateway instance: its own Redisson client, provider client and object graph. */
