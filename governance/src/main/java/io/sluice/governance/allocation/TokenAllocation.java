@@ -2,10 +2,12 @@ package io.sluice.governance.allocation;
 
 import java.time.Duration;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 
@@ -16,6 +18,7 @@ import io.sluice.governance.cluster.LuaScript;
 import io.sluice.governance.cluster.RedisGuard;
 import io.sluice.governance.cluster.SharedSetting;
 import io.sluice.governance.gateway.RequestType;
+import io.sluice.governance.periodic.PeriodicTask;
 import io.sluice.governance.provider.RateLimitInfo;
 
 import org.redisson.api.RedissonClient;
@@ -147,12 +150,19 @@ public final class TokenAllocation implements AutoCloseable {
         return reply
         """;
 
-    // KEYS[1]: the window hash. ARGV: field, delta. A field that already slid out is re-created with the delta
-    // and dropped by the next WINDOW run (its slot is old), so a late settle changes nothing.
+    // KEYS[1]: the window hash. ARGV: field, delta, field, delta, ... A field that already slid out is re-created
+    // with the delta and dropped by the next WINDOW run (its slot is old), so a late settle changes nothing.
     private static final String SETTLE = """
-        redis.call('HINCRBY', KEYS[1], ARGV[1], ARGV[2])
+        for i = 1, #ARGV, 2 do redis.call('HINCRBY', KEYS[1], ARGV[i], ARGV[i + 1]) end
         return {1}
         """;
+
+    /**
+     * How long this instance collects settlements before sending them in one script: one round trip per
+     * interval instead of one per call. Until then the window counts the (higher) estimates, so it errs on
+     * the safe side; a refusal always settles first and asks again.
+     */
+    static final Duration SETTLE_EVERY = Duration.ofMillis(100);
 
     private static final RequestType[] TYPES = RequestType.values();
 
@@ -174,12 +184,22 @@ public final class TokenAllocation implements AutoCloseable {
     private volatile Settings current;
     private volatile Snapshot cached;
     private volatile long cachedAt;
+    /** Settlements not yet sent: window field → token delta. */
+    private final ReentrantLock unsettledLock = new ReentrantLock();
+    private Map<String, Long> unsettled = new HashMap<>();
+    private final PeriodicTask settler;
 
     /**
      * @param configuredTpm the providers' configured tokens per minute, summed (0 = none)
      */
     public TokenAllocation(RedissonClient redisson, AllocationProperties properties, IntSupplier knownInstances,
             LongSupplier configuredTpm, MeterRegistry meters) {
+        this(redisson, properties, knownInstances, configuredTpm, meters, SETTLE_EVERY);
+    }
+
+    /** @param settleEvery how long settlements are collected before they are sent (tests stretch it) */
+    TokenAllocation(RedissonClient redisson, AllocationProperties properties, IntSupplier knownInstances,
+            LongSupplier configuredTpm, MeterRegistry meters, Duration settleEvery) {
         this.properties = properties;
         this.interactive = properties.interactive();
         this.guard = new RedisGuard(properties.redisRecheck());
@@ -206,6 +226,8 @@ public final class TokenAllocation implements AutoCloseable {
             Gauge.builder("sluice.gateway.allocation.share", this, a -> a.snapshot().share(type)).tag("type", type.key())
                 .description("a request type's part of the token budget in the current window (0..1)").register(meters);
         }
+        this.settler = new PeriodicTask("sluice-allocation-settle", settleEvery, this::sendSettlements);
+        settler.start();
         Gauge.builder("sluice.gateway.allocation.limit", this, TokenAllocation::limit)
             .description("the token budget per allocation window, cluster-wide").register(meters);
         Gauge.builder("sluice.gateway.allocation.reserve.active", this, a -> a.snapshot().reserveActive() ? 1 : 0)
@@ -253,10 +275,20 @@ public final class TokenAllocation implements AutoCloseable {
 
     /** Reserves {@code estimate} tokens for a call of {@code type}, or refuses it (nothing counted then). */
     public Grant admit(RequestType type, long estimate) {
+        Grant grant = admitOnce(type, estimate);
+        if (grant instanceof Grant.Refused && sendSettlements()) {
+            // the window still counted estimates this instance had settled: ask again on settled numbers
+            grant = admitOnce(type, estimate);
+        }
+        decision(type, grant instanceof Grant.Admitted ? "admitted" : "refused");
+        return grant;
+    }
+
+    private Grant admitOnce(RequestType type, long estimate) {
         long limit = limit();
         Settings s = current;
         boolean isInteractive = interactive.contains(type);
-        Grant grant = guard.call(() -> {
+        return guard.call(() -> {
             List<Long> reply = window.run(List.of(windowKey), limit, slotMs, properties.slots(), type.ordinal(), estimate,
                 isInteractive ? 1 : 0, s.share(), s.reserve(), 1, TYPES.length);
             if (reply.get(0) == 1) {
@@ -264,8 +296,6 @@ public final class TokenAllocation implements AutoCloseable {
             }
             return refused(type, estimate, limit, reply.get(2), reply.get(3).intValue(), Duration.ofMillis(reply.get(1)), s);
         }, () -> local.admit(type, estimate, isInteractive, share(limit), s));
-        decision(type, grant instanceof Grant.Admitted ? "admitted" : "refused");
-        return grant;
     }
 
     /** Counts a stepped-down call (the gateway calls it when a smaller request was admitted after a refusal). */
@@ -298,8 +328,41 @@ public final class TokenAllocation implements AutoCloseable {
             return;
         }
         String field = admitted.slot() + "|" + admitted.type().ordinal();
-        guard.async(onFailure -> settle.runAsync(List.of(windowKey), onFailure, field, delta), () -> {
-        });
+        unsettledLock.lock();
+        try {
+            unsettled.merge(field, delta, Long::sum);
+        } finally {
+            unsettledLock.unlock();
+        }
+    }
+
+    /**
+     * Sends the settlements collected since the last time, in one script, and waits for it; false when there
+     * were none. What cannot be sent (Redis unreachable) is dropped: the window then counts estimates, the
+     * safe side, until those sub-windows slide out.
+     */
+    boolean sendSettlements() {
+        Map<String, Long> batch;
+        unsettledLock.lock();
+        try {
+            if (unsettled.isEmpty()) {
+                return false;
+            }
+            batch = unsettled;
+            unsettled = new HashMap<>();
+        } finally {
+            unsettledLock.unlock();
+        }
+        Object[] args = new Object[batch.size() * 2];
+        int i = 0;
+        for (Map.Entry<String, Long> e : batch.entrySet()) {
+            args[i++] = e.getKey();
+            args[i++] = e.getValue();
+        }
+        return guard.call(() -> {
+            settle.run(List.of(windowKey), args);
+            return true;
+        }, () -> false);
     }
 
     /** Counts tokens a call used without asking first (calls that are never refused by type, e.g. embeddings). */
@@ -327,8 +390,9 @@ public final class TokenAllocation implements AutoCloseable {
         return next;
     }
 
-    /** The window as it is now, uncached. */
+    /** The window as it is now, uncached (this instance's settlements sent first). */
     public Snapshot read() {
+        sendSettlements();
         Source source = source();
         Settings s = current;
         long[] reply = guard.call(() -> {
@@ -393,6 +457,8 @@ public final class TokenAllocation implements AutoCloseable {
 
     @Override
     public void close() {
+        settler.close();
+        sendSettlements();
         shared.close();
     }
 

@@ -1,0 +1,93 @@
+package io.sluice.governance.allocation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sluice.governance.cluster.RedisTopology;
+import io.sluice.governance.gateway.RequestType;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.redisson.Redisson;
+import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
+import org.redisson.config.Config;
+
+/**
+ * Settlements are collected and sent in one script (real Redis): until then the window counts the higher
+ * estimates, a refusal sends them first and asks again, and reading the window or closing sends them.
+ */
+class TokenAllocationSettleTest {
+
+    private final String prefix = "test:alloc:" + UUID.randomUUID().toString().substring(0, 8) + ":";
+    private final RedissonClient redisson = redisson();
+    private final TokenAllocation allocation = new TokenAllocation(redisson, properties(1_000), () -> 1, () -> 0,
+        new SimpleMeterRegistry(), Duration.ofHours(1)); // sent only when the test makes it
+
+    @AfterEach
+    void close() {
+        allocation.close();
+        redisson.getKeys().deleteByPattern(prefix + "*");
+        redisson.shutdown();
+    }
+
+    @Test
+    void settlementsWaitInThisInstanceUntilTheWindowIsReadAndThenArriveTogether() {
+        for (int call = 0; call < 20; call++) {
+            TokenAllocation.Grant grant = allocation.admit(RequestType.FRONT_DOOR, 40);
+            assertThat(grant).isInstanceOf(TokenAllocation.Grant.Admitted.class);
+            allocation.settle(grant, 10);
+        }
+
+        assertThat(windowInRedis()).as("the window still counts the estimates").isEqualTo(800);
+        assertThat(allocation.read().used()).as("reading sends this instance's settlements first").isEqualTo(200);
+        assertThat(windowInRedis()).isEqualTo(200);
+    }
+
+    @Test
+    void aRefusalSendsTheSettlementsAndAsksAgainOnSettledNumbers() {
+        TokenAllocation.Grant big = allocation.admit(RequestType.FRONT_DOOR, 900);
+        allocation.settle(big, 100);
+
+        TokenAllocation.Grant next = allocation.admit(RequestType.FRONT_DOOR, 800);
+
+        assertThat(next).isInstanceOf(TokenAllocation.Grant.Admitted.class);
+        assertThat(windowInRedis()).isEqualTo(900);
+        assertThat(allocation.admit(RequestType.FRONT_DOOR, 800)).as("nothing left to settle: a real refusal")
+            .isInstanceOf(TokenAllocation.Grant.Refused.class);
+    }
+
+    @Test
+    void closingSendsWhatIsLeft() {
+        allocation.settle(allocation.admit(RequestType.FRONT_DOOR, 500), 50);
+
+        allocation.close();
+
+        assertThat(windowInRedis()).isEqualTo(50);
+    }
+
+    private long windowInRedis() {
+        Map<String, String> fields = redisson.<String, String>getMap(prefix + "{window}", StringCodec.INSTANCE).readAllMap();
+        return fields.values().stream().mapToLong(Long::parseLong).sum();
+    }
+
+    private AllocationProperties properties(long limit) {
+        return new AllocationProperties(true, limit, 200_000, Duration.ofMinutes(1), 12, 0.6, 0.3,
+            List.of("chat_answer", "intent", "front_door"), "light", 256, prefix, Duration.ofMillis(500));
+    }
+
+    private static RedissonClient redisson() {
+        String url = System.getenv("SLUICE_REDIS_URL");
+        if (url == null || url.isBlank()) {
+            throw new IllegalStateException("SLUICE_REDIS_URL is not set: this test needs a real Redis");
+        }
+        // single, Sentinel or Cluster, as the environment deploys SLUICE_REDIS_URL
+        Config config = RedisTopology.ofUrl(url).toConfig(5000, 1000, 0);
+        return Redisson.create(config);
+    }
+}
