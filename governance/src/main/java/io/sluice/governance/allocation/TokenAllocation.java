@@ -160,9 +160,13 @@ public final class TokenAllocation implements AutoCloseable {
     /**
      * How long this instance collects settlements before sending them in one script: one round trip per
      * interval instead of one per call. Until then the window counts the (higher) estimates, so it errs on
-     * the safe side; a refusal always settles first and asks again.
+     * the safe side; a refusal always settles first and asks again. Tokens reserved ahead (below) live at
+     * most this long too.
      */
     static final Duration SETTLE_EVERY = Duration.ofMillis(100);
+
+    /** The most one instance reserves ahead for one type, as a part of the budget: a small budget is never held ahead. */
+    static final double MOST_AHEAD = 0.01;
 
     private static final RequestType[] TYPES = RequestType.values();
 
@@ -188,6 +192,7 @@ public final class TokenAllocation implements AutoCloseable {
     private final ReentrantLock unsettledLock = new ReentrantLock();
     private Map<String, Long> unsettled = new HashMap<>();
     private final PeriodicTask settler;
+    private final Map<RequestType, Ahead> ahead = new EnumMap<>(RequestType.class);
 
     /**
      * @param configuredTpm the providers' configured tokens per minute, summed (0 = none)
@@ -226,7 +231,10 @@ public final class TokenAllocation implements AutoCloseable {
             Gauge.builder("sluice.gateway.allocation.share", this, a -> a.snapshot().share(type)).tag("type", type.key())
                 .description("a request type's part of the token budget in the current window (0..1)").register(meters);
         }
-        this.settler = new PeriodicTask("sluice-allocation-settle", settleEvery, this::sendSettlements);
+        for (RequestType type : TYPES) {
+            ahead.put(type, new Ahead(type));
+        }
+        this.settler = new PeriodicTask("sluice-allocation-settle", settleEvery, this::tick);
         settler.start();
         Gauge.builder("sluice.gateway.allocation.limit", this, TokenAllocation::limit)
             .description("the token budget per allocation window, cluster-wide").register(meters);
@@ -275,10 +283,23 @@ public final class TokenAllocation implements AutoCloseable {
 
     /** Reserves {@code estimate} tokens for a call of {@code type}, or refuses it (nothing counted then). */
     public Grant admit(RequestType type, long estimate) {
-        Grant grant = admitOnce(type, estimate);
-        if (grant instanceof Grant.Refused && sendSettlements()) {
-            // the window still counted estimates this instance had settled: ask again on settled numbers
-            grant = admitOnce(type, estimate);
+        Ahead reserved = ahead.get(type);
+        Grant grant = reserved.take(estimate);
+        if (grant == null) {
+            long want = reserved.want(estimate, limit());
+            grant = admitOnce(type, want);
+            if (grant instanceof Grant.Admitted admitted && want > estimate) {
+                grant = reserved.keep(admitted, estimate);
+            } else if (grant instanceof Grant.Refused && want > estimate) {
+                grant = admitOnce(type, estimate); // the batch did not fit; this one call may
+            }
+            if (grant instanceof Grant.Refused && sendSettlements()) {
+                // the window still counted estimates this instance had settled: ask again on settled numbers
+                grant = admitOnce(type, estimate);
+            }
+        }
+        if (grant instanceof Grant.Admitted) {
+            reserved.demanded(estimate);
         }
         decision(type, grant instanceof Grant.Admitted ? "admitted" : "refused");
         return grant;
@@ -328,11 +349,119 @@ public final class TokenAllocation implements AutoCloseable {
             return;
         }
         String field = admitted.slot() + "|" + admitted.type().ordinal();
+        unsettle(field, delta);
+    }
+
+    private void unsettle(String field, long delta) {
         unsettledLock.lock();
         try {
             unsettled.merge(field, delta, Long::sum);
         } finally {
             unsettledLock.unlock();
+        }
+    }
+
+    /** The timer: what was reserved ahead and not used goes back, demand is measured anew, settlements are sent. */
+    void tick() {
+        ahead.values().forEach(Ahead::roll);
+        sendSettlements();
+    }
+
+    /**
+     * Tokens of one type this instance reserved in the window ahead of its calls: when calls of the type are
+     * frequent, one script reserves what the last interval used and the next calls take from it locally. They
+     * are counted in the window from the start (the cluster never holds more than the budget) and what is left at
+     * the next tick goes back as a settlement. At most {@link #MOST_AHEAD} of the budget; a batch that does not
+     * fit is never a refusal (the call asks for itself alone).
+     */
+    private final class Ahead {
+        private final RequestType type;
+        private final ReentrantLock lock = new ReentrantLock();
+        private long slot;
+        private long remaining;
+        private long demand;
+        private long lastDemand;
+
+        Ahead(RequestType type) {
+            this.type = type;
+        }
+
+        /** A grant from what is reserved ahead, or null. */
+        Grant take(long estimate) {
+            lock.lock();
+            try {
+                if (remaining < estimate) {
+                    return null;
+                }
+                remaining -= estimate;
+                return new Grant.Admitted(type, estimate, slot, false);
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        /** What to ask the window for: this call, or what the type used in the last interval when that is more. */
+        long want(long estimate, long limit) {
+            lock.lock();
+            try {
+                return Math.max(estimate, Math.min(lastDemand, (long) (limit * MOST_AHEAD)));
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        /** Keeps what {@code admitted} holds beyond this call's {@code estimate} for the next calls. */
+        Grant keep(Grant.Admitted admitted, long estimate) {
+            long extra = admitted.tokens() - estimate;
+            if (admitted.local()) {
+                local.add(admitted.slot(), type, -extra); // Redis is away: no batching on the local window
+                return new Grant.Admitted(type, estimate, admitted.slot(), true);
+            }
+            lock.lock();
+            try {
+                giveBackLocked();
+                slot = admitted.slot();
+                remaining = extra;
+            } finally {
+                lock.unlock();
+            }
+            return new Grant.Admitted(type, estimate, admitted.slot(), false);
+        }
+
+        void demanded(long estimate) {
+            lock.lock();
+            try {
+                demand += estimate;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        void roll() {
+            lock.lock();
+            try {
+                lastDemand = demand;
+                demand = 0;
+                giveBackLocked();
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        void giveBack() {
+            lock.lock();
+            try {
+                giveBackLocked();
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        private void giveBackLocked() {
+            if (remaining > 0) {
+                unsettle(slot + "|" + type.ordinal(), -remaining);
+                remaining = 0;
+            }
         }
     }
 
@@ -342,6 +471,7 @@ public final class TokenAllocation implements AutoCloseable {
      * safe side, until those sub-windows slide out.
      */
     boolean sendSettlements() {
+        ahead.values().forEach(Ahead::giveBack);
         Map<String, Long> batch;
         unsettledLock.lock();
         try {

@@ -71,12 +71,68 @@ class TokenAllocationSettleTest {
         assertThat(windowInRedis()).isEqualTo(50);
     }
 
+    @Test
+    void frequentCallsOfATypeTakeTheirTokensFromOneReservationAheadAndTheRestGoesBack() {
+        TokenAllocation big = new TokenAllocation(redisson, properties(1_000_000, prefix + "big:"), () -> 1, () -> 0,
+            new SimpleMeterRegistry(), Duration.ofHours(1));
+        try {
+            for (int call = 0; call < 10; call++) {
+                big.admit(RequestType.FRONT_DOOR, 100);
+            }
+            assertThat(windowInRedis(prefix + "big:")).as("no demand measured yet: one script per call").isEqualTo(1_000);
+            big.tick(); // the interval ends: 1,000 tokens of front-door calls in it
+
+            for (int call = 0; call < 10; call++) {
+                assertThat(big.admit(RequestType.FRONT_DOOR, 100)).isInstanceOf(TokenAllocation.Grant.Admitted.class);
+            }
+            assertThat(windowInRedis(prefix + "big:")).as("one reservation of the last interval's 1,000 served all ten")
+                .isEqualTo(2_000);
+            big.admit(RequestType.FRONT_DOOR, 100); // a new reservation of 1,000, 900 of it unused
+            assertThat(windowInRedis(prefix + "big:")).isEqualTo(3_000);
+
+            big.tick();
+
+            assertThat(windowInRedis(prefix + "big:")).as("what was not used went back at the tick").isEqualTo(2_100);
+            assertThat(big.admit(RequestType.SUMMARY, 100)).as("another type has its own demand")
+                .isInstanceOf(TokenAllocation.Grant.Admitted.class);
+            assertThat(windowInRedis(prefix + "big:")).isEqualTo(2_200);
+        } finally {
+            big.close();
+        }
+    }
+
+    @Test
+    void aReservationAheadIsAtMostOnePercentOfTheBudgetAndNeverCausesARefusal() {
+        TokenAllocation small = new TokenAllocation(redisson, properties(2_000, prefix + "small:"), () -> 1, () -> 0,
+            new SimpleMeterRegistry(), Duration.ofHours(1));
+        try {
+            for (int call = 0; call < 19; call++) {
+                small.admit(RequestType.FRONT_DOOR, 100);
+            }
+            small.tick();
+
+            assertThat(small.admit(RequestType.FRONT_DOOR, 100)).as("the last 100 of 2,000 still fit")
+                .isInstanceOf(TokenAllocation.Grant.Admitted.class);
+            assertThat(windowInRedis(prefix + "small:")).isEqualTo(2_000);
+        } finally {
+            small.close();
+        }
+    }
+
     private long windowInRedis() {
+        return windowInRedis(prefix);
+    }
+
+    private long windowInRedis(String prefix) {
         Map<String, String> fields = redisson.<String, String>getMap(prefix + "{window}", StringCodec.INSTANCE).readAllMap();
         return fields.values().stream().mapToLong(Long::parseLong).sum();
     }
 
     private AllocationProperties properties(long limit) {
+        return properties(limit, prefix);
+    }
+
+    private static AllocationProperties properties(long limit, String prefix) {
         return new AllocationProperties(true, limit, 200_000, Duration.ofMinutes(1), 12, 0.6, 0.3,
             List.of("chat_answer", "intent", "front_door"), "light", 256, prefix, Duration.ofMillis(500));
     }
