@@ -70,11 +70,15 @@ public record RateLimitProperties(@DefaultValue User user, @DefaultValue Global 
      * @param newUserCapacity a user never answered yet has a bucket of at most this many tokens (× VIP); it fills
      *                        to {@code capacity} only after the user's first successful answer
      * @param answeredTtl     how long "answered before" is remembered after the user's last answer
+     * @param takeAhead       a user who sent many requests to this instance in the last such interval has tokens
+     *                        for about as many taken in one round trip and spent here for at most this long, but
+     *                        only from the part of the bucket above half its capacity (0 = a round trip per request)
      */
     public record User(@DefaultValue("20") double capacity, @DefaultValue("1") double refillPerSecond,
             @DefaultValue("3") double vipMultiplier, @DefaultValue("0.5") double initialFraction,
             @DefaultValue("sluice:bucket:") String keyPrefix, @DefaultValue("5s") Duration redisRetryAfter,
-            @DefaultValue("3") double newUserCapacity, @DefaultValue("30d") Duration answeredTtl) {
+            @DefaultValue("3") double newUserCapacity, @DefaultValue("30d") Duration answeredTtl,
+            @DefaultValue("1s") Duration takeAhead) {
 
         @org.springframework.boot.context.properties.bind.ConstructorBinding
         public User {
@@ -82,9 +86,19 @@ public record RateLimitProperties(@DefaultValue User user, @DefaultValue Global 
                 throw new IllegalArgumentException("sluice.ingress.rate.user: new-user-capacity >= 1 and a positive "
                     + "answered-ttl are needed");
             }
+            if (takeAhead == null || takeAhead.isNegative()) {
+                throw new IllegalArgumentException("sluice.ingress.rate.user.take-ahead must be 0 or positive, was " + takeAhead);
+            }
         }
 
-        /** Without a new-user limit (every user starts at {@code initialFraction} of the full bucket). */
+        /** Each take its own round trip (no take-ahead). */
+        public User(double capacity, double refillPerSecond, double vipMultiplier, double initialFraction, String keyPrefix,
+                Duration redisRetryAfter, double newUserCapacity, Duration answeredTtl) {
+            this(capacity, refillPerSecond, vipMultiplier, initialFraction, keyPrefix, redisRetryAfter, newUserCapacity,
+                answeredTtl, Duration.ZERO);
+        }
+
+        /** Without a new-user limit (every user starts at {@code initialFraction} of the full bucket), no take-ahead. */
         public User(double capacity, double refillPerSecond, double vipMultiplier, double initialFraction, String keyPrefix,
                 Duration redisRetryAfter) {
             this(capacity, refillPerSecond, vipMultiplier, initialFraction, keyPrefix, redisRetryAfter,

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 import io.micrometer.core.instrument.Counter;
@@ -38,7 +40,10 @@ public class UserTokenBucket {
         }
     }
 
-    // KEYS: bucket, answered marker (one hash tag: one cluster slot). ARGV: capacity, perMs, initial, newUserCapacity
+    // KEYS: bucket, answered marker (one hash tag: one cluster slot). ARGV: capacity, perMs, initial, newUserCapacity,
+    // tokens wanted (1 + taken ahead), tokens given back (what was taken ahead and not spent).
+    // Reply: {allowed, tokens left × 1000, wait ms, new user, tokens granted}. Tokens beyond the first come only from
+    // the part of the bucket above half its capacity: near the limit every request is decided here, exactly.
     static final String SCRIPT = """
         redis.replicate_commands()
         local t = redis.call('TIME')
@@ -57,10 +62,15 @@ public class UserTokenBucket {
           tokens = math.min(capacity, tokens + (now - ts) * perMs)
           ts = now
         end
+        tokens = math.min(capacity, tokens + tonumber(ARGV[6] or '0'))
         local allowed = 0
         local wait = 0
+        local granted = 0
         if tokens >= 1 then
-          tokens = tokens - 1
+          granted = 1
+          local extra = math.min(tonumber(ARGV[5] or '1') - 1, math.floor(tokens - 1 - capacity / 2))
+          if extra > 0 then granted = granted + extra end
+          tokens = tokens - granted
           allowed = 1
         else
           wait = math.ceil((1 - tokens) / perMs)
@@ -68,7 +78,7 @@ public class UserTokenBucket {
         redis.call('HSET', KEYS[1], 'tokens', tostring(tokens))
         redis.call('HSET', KEYS[1], 'ts', tostring(ts))
         redis.call('PEXPIRE', KEYS[1], math.ceil(2 * tonumber(ARGV[1]) / perMs))
-        return {allowed, math.floor(tokens * 1000), wait, newUser and 1 or 0}
+        return {allowed, math.floor(tokens * 1000), wait, newUser and 1 or 0, granted}
         """;
 
     private static final Logger log = LoggerFactory.getLogger(UserTokenBucket.class);
@@ -86,7 +96,11 @@ public class UserTokenBucket {
     private final Map<String, Long> renewedAt = new ConcurrentHashMap<>();
     /** User → its key part (a SHA-256 each request otherwise). */
     private final Map<String, String> hashedKeys = new ConcurrentHashMap<>();
-    /** Run by SHA: a take sends the keys and four numbers, not the script's text. */
+    /** User → tokens this instance took ahead for them, and their recent demand here (take-ahead on). */
+    private final Map<String, Ahead> ahead = new ConcurrentHashMap<>();
+    private final long takeAheadNanos;
+    private final LongSupplier clock;
+    /** Run by SHA: a take sends the keys and six numbers, not the script's text. */
     private final LuaScript takeScript;
     private final LuaScript answeredScript;
     /** nanoTime from which Redis is tried again (nanoTime may be negative: start at "now"). */
@@ -99,9 +113,17 @@ public class UserTokenBucket {
     /** @param limits capacity, rate and VIP multiplier in force, read per take (runtime-changeable: {@link UserLimits}) */
     public UserTokenBucket(RedissonClient redisson, RateLimitProperties.User properties, Supplier<UserLimits.Limits> limits,
             MeterRegistry meters) {
+        this(redisson, properties, limits, meters, System::nanoTime);
+    }
+
+    /** @param clock {@link System#nanoTime} but for tests: what take-ahead intervals are measured with */
+    UserTokenBucket(RedissonClient redisson, RateLimitProperties.User properties, Supplier<UserLimits.Limits> limits,
+            MeterRegistry meters, LongSupplier clock) {
+        this.clock = clock;
         this.redisson = redisson;
         this.properties = properties;
         this.limits = limits;
+        this.takeAheadNanos = properties.takeAhead().toNanos();
         this.takeScript = new LuaScript(redisson, SCRIPT);
         this.answeredScript = new LuaScript(redisson, ANSWERED);
         this.fallbacks = Counter.builder("sluice.ingress.bucket.fallback")
@@ -131,14 +153,28 @@ public class UserTokenBucket {
         double initial = capacity * properties.initialFraction();
         double newUserCapacity = Math.min(capacity, properties.newUserCapacity() * factor);
         if (redisAvailable()) {
+            Ahead kept = aheadOf(user);
+            long want = 1;
+            long giveBack = 0;
+            if (kept != null) {
+                Decision spent = kept.spend(clock.getAsLong());
+                if (spent != null) {
+                    return spent;
+                }
+                giveBack = kept.drain();
+                want = Math.max(1, kept.lastDemand());
+            }
             try {
                 String key = hashedKey(user);
                 List<Long> result = takeScript.run(List.of(bucketKey(key), answeredKey(key)),
                     Double.toString(capacity), Double.toString(perMs), Double.toString(initial),
-                    Double.toString(newUserCapacity));
+                    Double.toString(newUserCapacity), Long.toString(want), Long.toString(giveBack));
                 boolean newUser = result.get(3) == 1;
                 if (newUser) {
                     renewedAt.remove(user); // the marker is gone (expired, or Redis lost it): the next answer sets it
+                }
+                if (kept != null && result.get(4) > 1) {
+                    kept.keep(result.get(4) - 1, newUser, clock.getAsLong() + takeAheadNanos);
                 }
                 return new Decision(result.get(0) == 1, result.get(1) / 1000.0, Duration.ofMillis(result.get(2)), false,
                     newUser);
@@ -252,6 +288,89 @@ public class UserTokenBucket {
             return java.util.HexFormat.of().formatHex(digest, 0, 16);
         } catch (java.security.NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is always present", e);
+        }
+    }
+
+    private Ahead aheadOf(String user) {
+        if (takeAheadNanos == 0) {
+            return null;
+        }
+        if (ahead.size() > MAX_LOCAL_BUCKETS) {
+            ahead.clear(); // tokens taken ahead for users dropped here are simply not spent
+        }
+        return ahead.computeIfAbsent(user, u -> new Ahead(takeAheadNanos, clock.getAsLong()));
+    }
+
+    /**
+     * Tokens of one user's Redis bucket this instance took ahead: spent here without a round trip until the
+     * take-ahead interval ends, then what is left goes back with the user's next Redis take. How many are
+     * asked for is what the user sent here in the last interval.
+     */
+    static final class Ahead {
+        private final ReentrantLock lock = new ReentrantLock();
+        private final long interval;
+        private long tokens;
+        private long until;
+        private boolean newUser;
+        private long intervalStart;
+        private long demand;
+        private long lastDemand;
+
+        Ahead(long interval, long now) {
+            this.interval = interval;
+            this.intervalStart = now;
+        }
+
+        /** An allowed decision from the tokens taken ahead, or null (none left, or past their interval). */
+        Decision spend(long now) {
+            lock.lock();
+            try {
+                if (now - intervalStart >= interval) {
+                    lastDemand = now - intervalStart < 2 * interval ? demand : 0;
+                    demand = 0;
+                    intervalStart = now;
+                }
+                demand++;
+                if (tokens > 0 && now - until < 0) {
+                    tokens--;
+                    return new Decision(true, tokens, Duration.ZERO, false, newUser);
+                }
+                return null;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        /** Removes and returns the tokens left (to give back). */
+        long drain() {
+            lock.lock();
+            try {
+                long left = tokens;
+                tokens = 0;
+                return left;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        long lastDemand() {
+            lock.lock();
+            try {
+                return lastDemand;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        void keep(long granted, boolean newUser, long until) {
+            lock.lock();
+            try {
+                this.tokens += granted;
+                this.newUser = newUser;
+                this.until = until;
+            } finally {
+                lock.unlock();
+            }
         }
     }
 

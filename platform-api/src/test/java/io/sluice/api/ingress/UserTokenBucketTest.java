@@ -1,9 +1,11 @@
 package io.sluice.api.ingress;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import java.time.Duration;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
@@ -36,6 +38,57 @@ class UserTokenBucketTest {
             redisson.getKeys().deleteByPattern(prefix + "*");
             redisson.shutdown();
         }
+    }
+
+    @Test
+    void aBusyUserGetsTokensTakenAheadFromTheUpperHalfOfTheBucketAndWhatIsLeftGoesBack() {
+        AtomicLong now = new AtomicLong();
+        RateLimitProperties.User busy = new RateLimitProperties.User(100, 0.001, 3, 1.0, prefix, Duration.ofMinutes(1), 100,
+            Duration.ofDays(1), Duration.ofSeconds(1));
+        UserTokenBucket bucket = new UserTokenBucket(redisson, busy, () -> new UserLimits.Limits(100, 0.001, 3), meters,
+            now::get);
+        for (int i = 0; i < 10; i++) {
+            assertThat(bucket.take("dave", false).allowed()).isTrue();
+        }
+        assertThat(tokensInRedis("dave")).as("no demand measured yet: one take per request").isCloseTo(90, within(0.5));
+
+        now.addAndGet(Duration.ofSeconds(1).toNanos()); // the interval ends: 10 requests in it
+        for (int i = 0; i < 10; i++) {
+            assertThat(bucket.take("dave", false).allowed()).isTrue();
+        }
+        assertThat(tokensInRedis("dave")).as("one round trip took the ten").isCloseTo(80, within(0.5));
+        bucket.take("dave", false); // takes ten again, spends one
+        assertThat(tokensInRedis("dave")).isCloseTo(70, within(0.5));
+
+        now.addAndGet(Duration.ofMillis(2500).toNanos()); // past the take-ahead (the nine left go back) and a quiet interval
+        bucket.take("dave", false);
+
+        assertThat(tokensInRedis("dave")).as("70 + 9 given back - 1 taken (no demand in the last interval)")
+            .isCloseTo(78, within(0.5));
+    }
+
+    @Test
+    void nearItsLimitAUsersEveryRequestIsDecidedInRedis() {
+        AtomicLong now = new AtomicLong();
+        RateLimitProperties.User busy = new RateLimitProperties.User(10, 0.001, 3, 0.5, prefix, Duration.ofMinutes(1), 10,
+            Duration.ofDays(1), Duration.ofSeconds(1));
+        UserTokenBucket bucket = new UserTokenBucket(redisson, busy, () -> new UserLimits.Limits(10, 0.001, 3), meters,
+            now::get);
+        bucket.take("erin", false);
+        bucket.take("erin", false);
+        now.addAndGet(Duration.ofSeconds(1).toNanos());
+
+        assertThat(bucket.take("erin", false).allowed()).isTrue();
+        assertThat(tokensInRedis("erin")).as("half full: nothing taken ahead").isCloseTo(2, within(0.5));
+        assertThat(bucket.take("erin", false).allowed()).isTrue();
+        assertThat(bucket.take("erin", false).allowed()).isTrue();
+        assertThat(bucket.take("erin", false).allowed()).as("out of tokens, as without take-ahead").isFalse();
+    }
+
+    private double tokensInRedis(String user) {
+        String tokens = redisson.<String, String>getMap(prefix + "{" + UserTokenBucket.keyOf(user) + "}",
+            org.redisson.client.codec.StringCodec.INSTANCE).get("tokens");
+        return Double.parseDouble(tokens);
     }
 
     @Test
