@@ -28,7 +28,8 @@ import org.redisson.api.RedissonClient;
  * window lasts ({@code sluice.permits.reuse-window}, {@code idle-share}): at thousands of calls a second
  * most calls then take no Redis round trip. It stays a real leased permit all along (a crash still
  * gives it back after one lease), the cluster-wide bound is unchanged, and it goes back to Redis as
- * soon as a caller on this instance waits in Redis, its window ends, or this instance keeps its share.
+ * soon as a caller on this instance waits in Redis, it waits idle longer than {@code idle-linger}, its window
+ * ends, or this instance keeps its share.
  *
  * <p>When Redis is unreachable each instance falls back to a local semaphore holding its share of
  * the lane (permits ÷ known instances, at least 1): calls still flow, the provider stays protected.
@@ -45,6 +46,7 @@ public class ClusterPermits implements AutoCloseable {
     private final Map<String, CachedSize> sizes = new ConcurrentHashMap<>();
     private final Map<String, Reuse> reuse = new ConcurrentHashMap<>();
     private final long reuseWindowNanos;
+    private final long idleLingerNanos;
     private final PeriodicTask returnExpired;
     private volatile long initialisedAtRecovery = -1;
 
@@ -61,10 +63,11 @@ public class ClusterPermits implements AutoCloseable {
         this.guard = guard;
         this.knownInstances = knownInstances;
         this.reuseWindowNanos = properties.reuseWindow().toNanos();
-        // idle permits past their window go back to Redis even when no call comes to take them
+        this.idleLingerNanos = properties.idleLinger().toNanos();
+        // idle permits past their linger or window go back to Redis even when no call comes to take them
         this.returnExpired = reuseWindowNanos == 0 ? null
-            : new PeriodicTask("sluice-idle-permits", Duration.ofNanos(Math.max(TimeUnit.MILLISECONDS.toNanos(50), reuseWindowNanos / 4)),
-                this::returnExpired);
+            : new PeriodicTask("sluice-idle-permits", Duration.ofNanos(Math.max(TimeUnit.MILLISECONDS.toNanos(25),
+                Math.min(reuseWindowNanos, idleLingerNanos) / 2)), this::returnExpired);
         if (returnExpired != null) {
             returnExpired.start();
         }
@@ -208,7 +211,7 @@ public class ClusterPermits implements AutoCloseable {
     /** Gives idle permits past their window (or beyond a shrunk lane's share) back to Redis. */
     private void returnExpired() {
         long now = System.nanoTime();
-        reuse.values().forEach(kept -> kept.giveBack(kept.idle.expire(now, kept.cap())));
+        reuse.values().forEach(kept -> kept.giveBack(kept.idle.expire(now, idleLingerNanos, kept.cap())));
     }
 
     /** Gives every idle permit back to Redis and stops the timer (shutdown: the next instance should not wait a lease). */
@@ -265,7 +268,7 @@ public class ClusterPermits implements AutoCloseable {
         PermitLease.Parking parking(long reusableUntil) {
             long epoch = guard.recoveries();
             return permitId -> waiting.get() == 0
-                && idle.park(new IdlePermits.Idle(permitId, reusableUntil), System.nanoTime(), epoch, cap());
+                && idle.park(new IdlePermits.Idle(permitId, reusableUntil, System.nanoTime()), System.nanoTime(), epoch, cap());
         }
 
         void giveBack(List<IdlePermits.Idle> permits) {

@@ -13,12 +13,15 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Each permit was leased for the lane's lease plus the reuse window, and is only handed out again
  * while its reuse window lasts, so a call always starts with at least one full lease left: exactly what
  * a fresh acquire gives it. After the window it goes back to Redis. Newest first, so a quiet instance
- * keeps using the same few permits and lets the others age out.
+ * keeps using the same few permits and lets the others age out; one idle longer than the linger goes back.
  */
 final class IdlePermits {
 
-    /** A permit id in Redis and the last moment ({@link System#nanoTime}) it may be handed out again. */
-    record Idle(String permitId, long reusableUntil) {
+    /**
+     * A permit id in Redis, the last moment ({@link System#nanoTime}) it may be handed out again, and when it
+     * was parked.
+     */
+    record Idle(String permitId, long reusableUntil, long parkedAt) {
     }
 
     private final ReentrantLock lock = new ReentrantLock();
@@ -68,14 +71,17 @@ final class IdlePermits {
         }
     }
 
-    /** Removes and returns the permits past their window, and any beyond {@code cap} (a lane shrunk). */
-    List<Idle> expire(long now, int cap) {
+    /**
+     * Removes and returns the permits past their window or idle for {@code linger} nanoseconds, and any beyond
+     * {@code cap} (a lane shrunk).
+     */
+    List<Idle> expire(long now, long linger, int cap) {
         List<Idle> out = new ArrayList<>();
         lock.lock();
         try {
             for (Iterator<Idle> it = idle.iterator(); it.hasNext();) {
                 Idle permit = it.next();
-                if (now - permit.reusableUntil() >= 0) {
+                if (now - permit.reusableUntil() >= 0 || now - permit.parkedAt() >= linger) {
                     it.remove();
                     out.add(permit);
                 }

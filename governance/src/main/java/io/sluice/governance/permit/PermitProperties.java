@@ -25,26 +25,31 @@ import org.springframework.validation.annotation.Validated;
  *                    goes back (0 = every call takes and returns its own); its lease is this much longer
  * @param idleShare   the part of a lane's permits one instance may keep idle for reuse (0 = none); a lane too
  *                    small for one whole permit is never kept
+ * @param idleLinger  how long a permit may wait idle for this instance's next call before it goes back to Redis
  */
 @Validated
 @ConfigurationProperties("sluice.permits")
 public record PermitProperties(@NotBlank String keyPrefix, @NotEmpty Map<String, @Valid Lane> lanes,
-        @NotNull Duration reuseWindow, @DecimalMin("0") @DecimalMax("1") double idleShare) {
+        @NotNull Duration reuseWindow, @DecimalMin("0") @DecimalMax("1") double idleShare, @NotNull Duration idleLinger) {
 
     /** Each call takes and returns its own permit (no reuse), as for the providers' own small caps. */
     public PermitProperties(String keyPrefix, Map<String, Lane> lanes) {
-        this(keyPrefix, lanes, Duration.ZERO, 0);
+        this(keyPrefix, lanes, Duration.ZERO, 0, Duration.ZERO);
     }
 
     @ConstructorBinding
-    public PermitProperties(String keyPrefix, Map<String, Lane> lanes, @DefaultValue("1s") Duration reuseWindow,
-            @DefaultValue("0.1") double idleShare) {
+    public PermitProperties(String keyPrefix, Map<String, Lane> lanes, @DefaultValue("5s") Duration reuseWindow,
+            @DefaultValue("0.1") double idleShare, @DefaultValue("250ms") Duration idleLinger) {
         this.keyPrefix = keyPrefix;
         this.lanes = lanes;
         this.reuseWindow = reuseWindow;
         this.idleShare = idleShare;
+        this.idleLinger = idleLinger;
         if (reuseWindow != null && reuseWindow.isNegative()) {
             throw new IllegalArgumentException("sluice.permits.reuse-window must not be negative, was " + reuseWindow);
+        }
+        if (idleLinger != null && idleLinger.isNegative()) {
+            throw new IllegalArgumentException("sluice.permits.idle-linger must not be negative, was " + idleLinger);
         }
     }
 

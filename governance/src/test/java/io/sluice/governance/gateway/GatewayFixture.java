@@ -127,6 +127,7 @@ final class GatewayFixture implements AutoCloseable {
     /** Permit reuse (sluice.permits.reuse-window / idle-share); off unless a test turns it on. */
     Duration permitReuseWindow = Duration.ZERO;
     double permitIdleShare;
+    Duration permitIdleLinger = Duration.ofSeconds(1);
     private final List<AutoCloseable> closeables = new ArrayList<>();
 
     GatewayFixture() {
@@ -159,7 +160,7 @@ final class GatewayFixture implements AutoCloseable {
     PermitProperties permitProperties() {
         Map<String, PermitProperties.Lane> permitLanes = new LinkedHashMap<>();
         lanes.forEach((lane, s) -> permitLanes.put(lane.key(), new PermitProperties.Lane(s.permits, s.maxWait, s.lease)));
-        return new PermitProperties(keyPrefix + "permits:", permitLanes, permitReuseWindow, permitIdleShare);
+        return new PermitProperties(keyPrefix + "permits:", permitLanes, permitReuseWindow, permitIdleShare, permitIdleLinger);
     }
 
     /** One more gateway instance: its own Redisson client, provider client and object graph. */
