@@ -61,14 +61,10 @@ public final class OpenAiCompatibleClient implements ProviderClient {
      * 6 % of a call's CPU (JFR). Eight pools walk an eighth each; the calls still share one dispatcher.
      */
     static final int POOLS = 8;
-    /** How often calls past their deadline are looked for: a call is cancelled at most this late. */
-    static final Duration DEADLINE_TICK = Duration.ofMillis(10);
 
     private final ProviderEndpoint endpoint;
     private final OkHttpClient[] pools = new OkHttpClient[POOLS];
     private final java.util.concurrent.atomic.AtomicLong calls = new java.util.concurrent.atomic.AtomicLong();
-    /** Each blocking call's deadline, to within {@link #DEADLINE_TICK}. */
-    private final CallDeadlines deadlines = new CallDeadlines(DEADLINE_TICK);
     /** Bounded by the route table's models (a few per provider). */
     private final Map<String, HttpUrl> urls = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -117,7 +113,8 @@ public final class OpenAiCompatibleClient implements ProviderClient {
     @Override
     public ProviderResult call(ProviderClient.Call call, Duration timeout) {
         okhttp3.Call http = http().newCall(request("chat/completions", call.model(), body(call, false)));
-        try (CallDeadlines.Watch watch = deadlines.watch(http, timeout); Response response = http.execute()) {
+        http.timeout().timeout(Math.max(1, timeout.toMillis()), TimeUnit.MILLISECONDS);
+        try (Response response = http.execute()) {
             RateLimitInfo limits = RateLimitInfo.from(response::header);
             if (!response.isSuccessful()) {
                 return failure(response.code(), response.body() == null ? "" : response.body().string(), limits);
@@ -174,7 +171,8 @@ public final class OpenAiCompatibleClient implements ProviderClient {
         ArrayNode input = body.putArray("input");
         inputs.forEach(input::add);
         okhttp3.Call http = http().newCall(request("embeddings", model, JSON.writeValueAsBytes(body)));
-        try (CallDeadlines.Watch watch = deadlines.watch(http, timeout); Response response = http.execute()) {
+        http.timeout().timeout(Math.max(1, timeout.toMillis()), TimeUnit.MILLISECONDS);
+        try (Response response = http.execute()) {
             RateLimitInfo limits = RateLimitInfo.from(response::header);
             String text = response.body() == null ? "" : response.body().string();
             if (!response.isSuccessful()) {
@@ -205,7 +203,6 @@ public final class OpenAiCompatibleClient implements ProviderClient {
 
     @Override
     public void close() {
-        deadlines.close();
         pools[0].dispatcher().cancelAll();
         pools[0].dispatcher().executorService().shutdown();
         for (OkHttpClient pool : pools) {
