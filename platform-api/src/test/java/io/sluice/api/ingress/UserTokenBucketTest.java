@@ -43,10 +43,7 @@ class UserTokenBucketTest {
     @Test
     void aBusyUserGetsTokensTakenAheadFromTheUpperHalfOfTheBucketAndWhatIsLeftGoesBack() {
         AtomicLong now = new AtomicLong();
-        RateLimitProperties.User busy = new RateLimitProperties.User(100, 0.001, 3, 1.0, prefix, Duration.ofMinutes(1), 100,
-            Duration.ofDays(1), Duration.ofSeconds(1));
-        UserTokenBucket bucket = new UserTokenBucket(redisson, busy, () -> new UserLimits.Limits(100, 0.001, 3), meters,
-            now::get);
+        UserTokenBucket bucket = takingAhead(100, 1.0, now);
         for (int i = 0; i < 10; i++) {
             assertThat(bucket.take("dave", false).allowed()).isTrue();
         }
@@ -70,10 +67,7 @@ class UserTokenBucketTest {
     @Test
     void nearItsLimitAUsersEveryRequestIsDecidedInRedis() {
         AtomicLong now = new AtomicLong();
-        RateLimitProperties.User busy = new RateLimitProperties.User(10, 0.001, 3, 0.5, prefix, Duration.ofMinutes(1), 10,
-            Duration.ofDays(1), Duration.ofSeconds(1));
-        UserTokenBucket bucket = new UserTokenBucket(redisson, busy, () -> new UserLimits.Limits(10, 0.001, 3), meters,
-            now::get);
+        UserTokenBucket bucket = takingAhead(10, 0.5, now);
         bucket.take("erin", false);
         bucket.take("erin", false);
         now.addAndGet(Duration.ofSeconds(1).toNanos());
@@ -83,6 +77,13 @@ class UserTokenBucketTest {
         assertThat(bucket.take("erin", false).allowed()).isTrue();
         assertThat(bucket.take("erin", false).allowed()).isTrue();
         assertThat(bucket.take("erin", false).allowed()).as("out of tokens, as without take-ahead").isFalse();
+    }
+
+    /** A bucket of {@code capacity} (a new user's too), refilling too slowly to matter, with a 1 s take-ahead on {@code now}. */
+    private UserTokenBucket takingAhead(double capacity, double initialFraction, AtomicLong now) {
+        RateLimitProperties.User properties = new RateLimitProperties.User(capacity, 0.001, 3, initialFraction, prefix,
+            Duration.ofMinutes(1), capacity, Duration.ofDays(1), Duration.ofSeconds(1));
+        return new UserTokenBucket(redisson, properties, () -> new UserLimits.Limits(capacity, 0.001, 3), meters, now::get);
     }
 
     private double tokensInRedis(String user) {
