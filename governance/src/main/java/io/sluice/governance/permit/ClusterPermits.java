@@ -149,7 +149,7 @@ public class ClusterPermits implements AutoCloseable {
 
     /**
      * Permits of the lane held for calls anywhere in the cluster (this instance's share when Redis is down).
-     * This instance's idle permits are not counted; another instance's are, for at most their reuse window.
+     * This instance's idle permits are not counted; another instance's are, for at most their idle linger.
      */
     public int inUse(String lane) {
         PermitProperties.Lane policy = properties.lane(lane);
@@ -208,7 +208,7 @@ public class ClusterPermits implements AutoCloseable {
         return reuse.computeIfAbsent(lane, Reuse::new);
     }
 
-    /** Gives idle permits past their window (or beyond a shrunk lane's share) back to Redis. */
+    /** Gives idle permits past their linger or window (or beyond a shrunk lane's share) back to Redis. */
     private void returnExpired() {
         long now = System.nanoTime();
         reuse.values().forEach(kept -> kept.giveBack(kept.idle.expire(now, idleLingerNanos, kept.cap())));
