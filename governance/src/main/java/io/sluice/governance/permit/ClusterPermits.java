@@ -101,7 +101,7 @@ public class ClusterPermits implements AutoCloseable {
             return Optional.empty();
         }
         Reuse kept = reuse(lane);
-        Optional<PermitLease> reused = kept.take(lane, gate);
+        Optional<PermitLease> reused = kept.take(gate);
         if (reused.isPresent()) {
             return reused;
         }
@@ -211,7 +211,7 @@ public class ClusterPermits implements AutoCloseable {
     /** Gives idle permits past their linger or window (or beyond a shrunk lane's share) back to Redis. */
     private void returnExpired() {
         long now = System.nanoTime();
-        reuse.values().forEach(kept -> kept.giveBack(kept.idle.expire(now, idleLingerNanos, kept.cap())));
+        reuse.values().forEach(kept -> kept.giveBack(kept.idle.expire(now, idleLingerNanos, kept.cap()), false));
     }
 
     /** Gives every idle permit back to Redis and stops the timer (shutdown: the next instance should not wait a lease). */
@@ -221,14 +221,7 @@ public class ClusterPermits implements AutoCloseable {
             returnExpired.close();
         }
         // awaited: the Redis client may close right after this
-        reuse.values().forEach(kept -> {
-            RPermitExpirableSemaphore semaphore = semaphores.get(kept.lane);
-            for (IdlePermits.Idle permit : kept.idle.drain()) {
-                if (semaphore != null) {
-                    guard.call(() -> semaphore.tryRelease(permit.permitId()), () -> false);
-                }
-            }
-        });
+        reuse.values().forEach(kept -> kept.giveBack(kept.idle.drain(), true));
     }
 
     /** One lane's idle permits on this instance, and how they are taken and parked. */
@@ -246,13 +239,13 @@ public class ClusterPermits implements AutoCloseable {
             return properties.idleCap(size(lane));
         }
 
-        Optional<PermitLease> take(String lane, Semaphore gate) {
+        Optional<PermitLease> take(Semaphore gate) {
             if (reuseWindowNanos == 0) {
                 return Optional.empty();
             }
             List<IdlePermits.Idle> expired = new ArrayList<>(0);
             IdlePermits.Idle permit = idle.take(System.nanoTime(), guard.recoveries(), expired);
-            giveBack(expired);
+            giveBack(expired, false);
             if (permit == null) {
                 return Optional.empty();
             }
@@ -267,16 +260,23 @@ public class ClusterPermits implements AutoCloseable {
         /** What a closing lease calls: true when its permit was kept here instead of going back to Redis. */
         PermitLease.Parking parking(long reusableUntil) {
             long epoch = guard.recoveries();
-            return permitId -> waiting.get() == 0
-                && idle.park(new IdlePermits.Idle(permitId, reusableUntil, System.nanoTime()), System.nanoTime(), epoch, cap());
+            return permitId -> {
+                long now = System.nanoTime();
+                return waiting.get() == 0 && idle.park(new IdlePermits.Idle(permitId, reusableUntil, now), now, epoch, cap());
+            };
         }
 
-        void giveBack(List<IdlePermits.Idle> permits) {
+        /** Releases {@code permits} in Redis; {@code await}: wait for each (shutdown), else do not. */
+        void giveBack(List<IdlePermits.Idle> permits, boolean await) {
             RPermitExpirableSemaphore semaphore = semaphores.get(lane);
             if (semaphore == null) {
                 return;
             }
             for (IdlePermits.Idle permit : permits) {
+                if (await) {
+                    guard.call(() -> semaphore.tryRelease(permit.permitId()), () -> false);
+                    continue;
+                }
                 guard.async(onFailure -> semaphore.tryReleaseAsync(permit.permitId()).whenComplete((released, error) -> {
                     if (error != null) {
                         onFailure.accept(error);

@@ -161,8 +161,10 @@ public class UserTokenBucket {
                 if (spent != null) {
                     return spent;
                 }
-                giveBack = kept.drain();
-                want = Math.max(1, kept.lastDemand());
+                // spend found none to use: what is left goes back with this take, which asks for the last interval's demand
+                Ahead.Ask ask = kept.ask();
+                giveBack = ask.giveBack();
+                want = ask.want();
             }
             try {
                 String key = hashedKey(user);
@@ -341,22 +343,16 @@ public class UserTokenBucket {
             }
         }
 
-        /** Removes and returns the tokens left (to give back). */
-        long drain() {
+        /** The next Redis take: tokens wanted (at least 1) and the ones left here, removed to go back. */
+        record Ask(long want, long giveBack) {
+        }
+
+        Ask ask() {
             lock.lock();
             try {
                 long left = tokens;
                 tokens = 0;
-                return left;
-            } finally {
-                lock.unlock();
-            }
-        }
-
-        long lastDemand() {
-            lock.lock();
-            try {
-                return lastDemand;
+                return new Ask(Math.max(1, lastDemand), left);
             } finally {
                 lock.unlock();
             }
