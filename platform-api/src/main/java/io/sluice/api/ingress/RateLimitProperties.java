@@ -78,7 +78,7 @@ public record RateLimitProperties(@DefaultValue User user, @DefaultValue Global 
             @DefaultValue("3") double vipMultiplier, @DefaultValue("0.5") double initialFraction,
             @DefaultValue("sluice:bucket:") String keyPrefix, @DefaultValue("5s") Duration redisRetryAfter,
             @DefaultValue("3") double newUserCapacity, @DefaultValue("30d") Duration answeredTtl,
-            @DefaultValue("1s") Duration takeAhead) {
+            @DefaultValue("5s") Duration takeAhead) {
 
         @org.springframework.boot.context.properties.bind.ConstructorBinding
         public User {
