@@ -60,9 +60,8 @@ if [ ! -f "$jar" ] || [ ! -f "$stamp" ] || { [ -n "$demo_llm" ] && [ ! -f "$mock
   ./mvnw -B -q -ntp -DskipTests package
   mv "$stamp.next" "$stamp"
 fi
-# Footprint defaults (docs/capacity.md): a heap bounded at 1 GB that starts small and gives idle memory
-# back, compact object headers, a smaller code cache. JAVA_OPTS comes after them, so it overrides any.
-SLUICE_JAVA_DEFAULTS="-Xms64m -Xmx1g -XX:+UseCompactObjectHeaders -XX:G1PeriodicGCInterval=30000 -XX:MaxHeapFreeRatio=30 -XX:MinHeapFreeRatio=10 -XX:ReservedCodeCacheSize=128m -XX:TrimNativeHeapInterval=30000"
+# SLUICE_JAVA_DEFAULTS (scripts/lib/common.sh, docs/capacity.md): the footprint defaults. JAVA_OPTS comes after
+# them, so it overrides any.
 # glibc gives each thread that mallocs an arena of its own (up to 8 per core): two are enough for the ONNX
 # runtime and the JVM's native allocations, and save tens of MB of resident memory
 export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"

@@ -174,6 +174,10 @@ final class CapacityBench {
         for (long[] step : plan) {
             latency(step[0], 0, 8);
             String name = step[0] + " ms × " + step[1];
+            // each point's own warm-up too: a thousand calls in flight take branches (a round trip per slow user,
+            // parked permits, bigger batches) that 128 connections did not, and C2 recompiles them (JFR: 11-14 %
+            // of Sluice's CPU in the measured leg without it)
+            closedLoop("warm-up " + name, "sluice", (int) step[1], seconds);
             legs.add(closedLoop(name, "direct", (int) step[1], seconds));
             if (portkey != null) {
                 legs.add(closedLoop(name, "portkey", (int) step[1], seconds));

@@ -131,14 +131,16 @@ final class CapacityReport {
             .append(" cores; memory ").append(Machine.memory()).append("; load average at start ").append(loadAtStart)
             .append(", at end ").append(Machine.loadAverage())
             .append(" (a shared machine: ratios between targets of one run matter, not absolutes)\n");
-        md.append("- Java: ").append(Machine.java()).append("; Sluice JVM: `-Xmx" + CapacityBench.MAX_HEAP + " -XX:+ExitOnOutOfMemoryError` (run.sh's heap bound)")
-            .append(" plus SLUICE_BENCH_JVM_OPTS; external mode (PostgreSQL 17 + pgvector, Redis)\n");
+        md.append("- Java: ").append(Machine.java()).append("; Sluice JVM: scripts/run.sh's options `")
+            .append(String.join(" ", Fleet.jvmDefaults())).append("` then `-Xmx" + CapacityBench.MAX_HEAP + " -XX:+ExitOnOutOfMemoryError`")
+            .append(" plus SLUICE_BENCH_JVM_OPTS (no start-up cache); external mode (PostgreSQL 17 + pgvector, Redis)\n");
         md.append("- Peer: Portkey AI gateway 1.15.2 on Node ").append(nodeVersion())
             .append(" (`@hono/node-server` pinned to 1.13.5 so it streams), headers `x-portkey-provider: openai`,")
             .append(" `x-portkey-custom-host: <mock>/v1`\n");
         md.append("- Mock provider: io.sluice.mock (JDK HttpServer), fixed latency, no caps, no errors\n");
         md.append(String.format("- Closed-loop legs of %.0f s each after a warm-up of each path (Sluice's `/v1`: %.0f s at 128"
-            + " connections; `/api/v1/chat`: %.0f s per leg); order per point: direct, Portkey, Sluice. Each leg opens its"
+            + " connections, then one leg at each point before its direct leg; `/api/v1/chat`: %.0f s per leg); order per"
+            + " point: direct, Portkey, Sluice. Each leg opens its"
             + " connections at once and runs %.0f s before it measures (connection set-up and the first burst, the same for"
             + " every target)%n", seconds, CapacityBench.V1_WARM_UP_LEGS * seconds, CapacityBench.CHAT_WARM_UP_LEGS * seconds,
             CapacityBench.settleSeconds(seconds)));

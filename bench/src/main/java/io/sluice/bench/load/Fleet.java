@@ -129,6 +129,12 @@ final class Fleet implements AutoCloseable {
         return this;
     }
 
+    /** scripts/run.sh's JVM options (SLUICE_BENCH_JVM_DEFAULTS, set by scripts/bench.sh): the instances run as shipped. */
+    static List<String> jvmDefaults() {
+        String defaults = System.getenv().getOrDefault("SLUICE_BENCH_JVM_DEFAULTS", "").trim();
+        return defaults.isEmpty() ? List.of() : List.of(defaults.split("\\s+"));
+    }
+
     /** Starts the instance (its own data directory, shared database and Redis) and waits until healthy. */
     void startInstance(String name) throws IOException, InterruptedException {
         startInstance(name, Map.of());
@@ -138,7 +144,9 @@ final class Fleet implements AutoCloseable {
     void startInstance(String name, Map<String, String> extra) throws IOException, InterruptedException {
         Path data = options.workDir().resolve("instance-" + name);
         Files.createDirectories(data);
-        List<String> command = new ArrayList<>(List.of(java(), "-Xmx" + maxHeap, "-XX:+ExitOnOutOfMemoryError"));
+        List<String> command = new ArrayList<>(List.of(java()));
+        command.addAll(jvmDefaults());
+        command.addAll(List.of("-Xmx" + maxHeap, "-XX:+ExitOnOutOfMemoryError")); // after the defaults: this -Xmx wins
         // e.g. SLUICE_BENCH_JVM_OPTS="-XX:StartFlightRecording=filename=/tmp/sluice.jfr,settings=profile" to profile
         String jvmOptions = System.getenv().getOrDefault("SLUICE_BENCH_JVM_OPTS", "").trim();
         if (!jvmOptions.isEmpty()) {
