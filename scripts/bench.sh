@@ -135,7 +135,7 @@ echo "[bench] database: ${SLUICE_DB_URL%%\?*}  redis: $SLUICE_REDIS_URL" >&2
 # the harness stops its children itself (shutdown hook); a TERM to this script is passed on to it
 base_port="${SLUICE_BENCH_BASE_PORT:-$(sluice_free_port_block 16)}"
 # the instances start with the JVM options scripts/run.sh ships (their -Xmx is the harness's own per scenario)
-export SLUICE_BENCH_JVM_DEFAULTS="$SLUICE_JAVA_DEFAULTS"
+export SLUICE_JAVA_DEFAULTS
 java -Xmx512m -cp "bench/target/classes:$(cat "$cp_file")" io.sluice.bench.load.LoadHarness --base-port "$base_port" "$@" &
 harness=$!
 trap 'kill -TERM $harness 2>/dev/null' TERM INT

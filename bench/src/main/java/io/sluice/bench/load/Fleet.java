@@ -129,9 +129,9 @@ final class Fleet implements AutoCloseable {
         return this;
     }
 
-    /** scripts/run.sh's JVM options (SLUICE_BENCH_JVM_DEFAULTS, set by scripts/bench.sh): the instances run as shipped. */
+    /** scripts/run.sh's JVM options (SLUICE_JAVA_DEFAULTS, exported by scripts/bench.sh): the instances run as shipped. */
     static List<String> jvmDefaults() {
-        String defaults = System.getenv().getOrDefault("SLUICE_BENCH_JVM_DEFAULTS", "").trim();
+        String defaults = System.getenv().getOrDefault("SLUICE_JAVA_DEFAULTS", "").trim();
         return defaults.isEmpty() ? List.of() : List.of(defaults.split("\\s+"));
     }
 

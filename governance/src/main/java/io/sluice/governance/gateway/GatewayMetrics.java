@@ -105,14 +105,14 @@ public final class GatewayMetrics {
     }
 
     void outcome(Lane lane, String model, String outcome, int count) {
-        String modelTag = model == null ? "none" : model;
+        String modelTag = modelTag(model);
         perCall(new MeterKey("sluice.gateway.calls", lane.key(), modelTag, outcome), () -> Counter
             .builder("sluice.gateway.calls").tag("lane", lane.key()).tag("model", modelTag).tag("outcome", outcome)
             .register(registry)).increment(count);
     }
 
     public void latency(Lane lane, String model, Duration duration) {
-        String modelTag = model == null ? "none" : model;
+        String modelTag = modelTag(model);
         perCall(new MeterKey("sluice.gateway.latency", lane.key(), modelTag, null), () -> Timer
             .builder("sluice.gateway.latency").tag("lane", lane.key()).tag("model", modelTag).publishPercentileHistogram()
             .register(registry)).record(duration);
@@ -132,6 +132,10 @@ public final class GatewayMetrics {
         return perCall(new MeterKey("sluice.gateway.tokens", lane.key(), model, kind), () -> Counter
             .builder("sluice.gateway.tokens").tag("lane", lane.key()).tag("model", model).tag("kind", kind)
             .register(registry));
+    }
+
+    private static String modelTag(String model) {
+        return model == null ? "none" : model;
     }
 
     @SuppressWarnings("unchecked")
