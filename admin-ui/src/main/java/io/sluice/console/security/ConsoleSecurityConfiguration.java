@@ -13,6 +13,7 @@ import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpMethod;
 import org.springframework.security.authentication.ProviderManager;
+import org.springframework.security.config.ObjectPostProcessor;
 import org.springframework.security.authentication.dao.DaoAuthenticationProvider;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.http.SessionCreationPolicy;
@@ -23,6 +24,7 @@ import org.springframework.security.core.userdetails.UsernameNotFoundException;
 import org.springframework.security.crypto.bcrypt.BCryptPasswordEncoder;
 import org.springframework.security.crypto.password.PasswordEncoder;
 import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.header.HeaderWriterFilter;
 
 /**
  * Two filter chains: machine endpoints (API, OpenAI-compatible front door, actuator) authenticate
@@ -71,6 +73,13 @@ public class ConsoleSecurityConfiguration {
             .orElseThrow(() -> new UsernameNotFoundException("no such console user"));
     }
 
+    /**
+     * The machine endpoints' identity is the API key ({@code ApiKeyFilter}, ahead of this chain) and each
+     * endpoint checks its key's scopes, so this chain keeps only what such a request uses: the security
+     * headers, the (empty) security context and the authorization step. What a browser session needs —
+     * logout, the anonymous principal, the servlet-API request wrapper, the saved request — is left out: each
+     * was a filter, and each wrapper a layer, on every API call.
+     */
     @Bean
     @Order(1)
     SecurityFilterChain machineEndpoints(HttpSecurity http) throws Exception {
@@ -78,7 +87,19 @@ public class ConsoleSecurityConfiguration {
             .authorizeHttpRequests(requests -> requests.anyRequest().permitAll())
             .csrf(csrf -> csrf.disable())
             .sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
-            .requestCache(cache -> cache.disable());
+            .requestCache(cache -> cache.disable())
+            // the security headers are the same for every API answer: written before the endpoint runs, so the
+            // response is not wrapped to catch its commit (a layer under every header set and every byte written)
+            .headers(headers -> headers.addObjectPostProcessor(new ObjectPostProcessor<HeaderWriterFilter>() {
+                @Override
+                public <O extends HeaderWriterFilter> O postProcess(O filter) {
+                    filter.setShouldWriteHeadersEagerly(true);
+                    return filter;
+                }
+            }))
+            .logout(logout -> logout.disable())
+            .anonymous(anonymous -> anonymous.disable())
+            .servletApi(servletApi -> servletApi.disable());
         return http.build();
     }
 

@@ -190,6 +190,17 @@ class LowFindingsTest extends SecuritySuite {
         assertThat(new Http(managementPort).get("/actuator/prometheus").statusCode()).isEqualTo(200);
     }
 
+    @Test
+    void apiAnswersCarryTheSecurityHeadersAndNeverASession() {
+        Client c = client("headers", "chat");
+        HttpResponse<String> answer = c.http().postJson("/api/v1/chat", chat("header-user", "退货的运费谁来出？"));
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+        assertThat(answer.headers().firstValue("X-Content-Type-Options")).hasValue("nosniff");
+        assertThat(answer.headers().firstValue("X-Frame-Options")).hasValue("DENY");
+        assertThat(answer.headers().firstValue("Cache-Control")).hasValueSatisfying(v -> assertThat(v).contains("no-store"));
+        assertThat(answer.headers().allValues("Set-Cookie")).isEmpty();
+    }
+
     private long count(String sql) {
         return jdbc.sql(sql).query(Long.class).single();
     }
