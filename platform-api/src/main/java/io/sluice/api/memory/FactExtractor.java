@@ -4,7 +4,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -56,12 +58,55 @@ public final class FactExtractor {
      * @param intent the message's intent code, or null
      */
     public List<SessionFact> extract(String question, String answer, String intent, List<SessionFact> known, long now) {
+        List<Candidate> candidates = candidates(question == null ? "" : question, answer, intent);
+        if (candidates.isEmpty()) {
+            return List.of();
+        }
         Set<String> seen = new LinkedHashSet<>();
         for (SessionFact fact : known) {
             seen.add(fact.kind() + "|" + fact.text());
         }
         List<SessionFact> out = new ArrayList<>();
-        String q = question == null ? "" : question;
+        for (Candidate candidate : candidates) {
+            if (seen.add(candidate.kind() + "|" + candidate.text())) {
+                out.add(new SessionFact(candidate.kind(), candidate.text(), now));
+            }
+        }
+        return out;
+    }
+
+    /** One fact an exchange states, before it is compared with what the session knows. */
+    private record Candidate(String kind, String text) {
+    }
+
+    // Customer-service traffic repeats its common exchanges (a cached answer is the same text each time) and the
+    // rules are pure, so recent exchanges' facts are kept: the rules ran a dozen regular expressions and the
+    // question analyzer on every answer, a twentieth of an exact cache hit's CPU. Bounded; long texts not kept.
+    private static final int MEMO_ENTRIES = 4096;
+    private static final int MEMO_MAX_CHARS = 4096;
+    private static final Map<String, List<Candidate>> MEMO = new ConcurrentHashMap<>();
+
+    private List<Candidate> candidates(String question, String answer, String intent) {
+        int length = question.length() + (answer == null ? 0 : answer.length());
+        if (length > MEMO_MAX_CHARS) {
+            return rules(question, answer, intent);
+        }
+        String key = question + '\u0000' + (answer == null ? "\u0001" : answer) + '\u0000' + intent;
+        List<Candidate> known = MEMO.get(key);
+        if (known != null) {
+            return known;
+        }
+        List<Candidate> found = rules(question, answer, intent);
+        if (MEMO.size() >= MEMO_ENTRIES) {
+            MEMO.clear();
+        }
+        MEMO.put(key, found);
+        return found;
+    }
+
+    /** The facts the rules find in one exchange, in order, each once. */
+    private List<Candidate> rules(String q, String answer, String intent) {
+        Set<Candidate> out = new LinkedHashSet<>();
         Set<String> numbers = new LinkedHashSet<>();
         Matcher labelled = LABELLED.matcher(q);
         while (labelled.find()) {
@@ -72,34 +117,28 @@ public final class FactExtractor {
             numbers.add(bare.group());
         }
         for (String number : numbers) {
-            add(out, seen, "order", "订单 order " + number, now);
+            out.add(new Candidate("order", "订单 order " + number));
         }
         QuestionSignals signals = analyzer.analyze(q);
         for (String entity : signals.entities()) {
             // a bare number is no entity (order numbers are found above; masked numbers leave digit stubs)
             boolean named = entity.chars().anyMatch(Character::isLetter);
             if (named && numbers.stream().noneMatch(n -> n.equalsIgnoreCase(entity))) {
-                add(out, seen, "entity", entity, now);
+                out.add(new Candidate("entity", entity));
             }
         }
         boolean problem = "complaint".equals(intent) || signals.concepts().stream().anyMatch(PROBLEMS::contains);
         if (problem && !q.isBlank()) {
-            add(out, seen, "complaint", clip(q), now);
+            out.add(new Candidate("complaint", clip(q)));
         }
         if (answer != null) {
             for (String sentence : SENTENCE_END.split(answer)) {
                 if (COMMITMENT.matcher(sentence).find() && REMEDY.matcher(sentence).find()) {
-                    add(out, seen, "promise", clip(sentence), now);
+                    out.add(new Candidate("promise", clip(sentence)));
                 }
             }
         }
-        return out;
-    }
-
-    private static void add(List<SessionFact> out, Set<String> seen, String kind, String text, long now) {
-        if (seen.add(kind + "|" + text)) {
-            out.add(new SessionFact(kind, text, now));
-        }
+        return List.copyOf(out);
     }
 
     private static String clip(String text) {

@@ -8,6 +8,7 @@ import java.util.UUID;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.governance.cluster.LuaScript;
 
 import org.redisson.api.RBatch;
 import org.redisson.api.RFuture;
@@ -40,6 +41,30 @@ public class SessionStore {
     private final Counter redisFailures;
     private final SessionDigests digests;
     private final MeterRegistry meters;
+    private final LuaScript appendScript;
+
+    /**
+     * An exchange's append in one command: the turns and facts pushed and trimmed, both lists' and the owner's
+     * TTL renewed. As a batch it was seven commands, each with its own reply for the client to decode (a twelfth of
+     * an exact cache hit's CPU). The keys share the session's hash tag, so it runs on a Redis Cluster too.
+     * KEYS: turns, facts, owner; ARGV: ttl ms, max turns, max facts, owner, turn count, the turns, the facts.
+     */
+    private static final String APPEND = """
+        local ttl = tonumber(ARGV[1])
+        local turns = tonumber(ARGV[5])
+        if turns > 0 then
+          redis.call('RPUSH', KEYS[1], unpack(ARGV, 6, 5 + turns))
+        end
+        redis.call('LTRIM', KEYS[1], -tonumber(ARGV[2]), -1)
+        redis.call('PEXPIRE', KEYS[1], ttl)
+        if #ARGV > 5 + turns then
+          redis.call('RPUSH', KEYS[2], unpack(ARGV, 6 + turns, #ARGV))
+          redis.call('LTRIM', KEYS[2], -tonumber(ARGV[3]), -1)
+        end
+        redis.call('PEXPIRE', KEYS[2], ttl)
+        redis.call('SET', KEYS[3], ARGV[4], 'PX', ttl)
+        return {}
+        """;
 
     public SessionStore(RedissonClient redisson, JdbcClient jdbc, ObjectMapper json, SessionProperties properties,
             MeterRegistry meters) {
@@ -48,6 +73,7 @@ public class SessionStore {
         this.json = json;
         this.properties = properties;
         this.meters = meters;
+        this.appendScript = new LuaScript(redisson, APPEND);
         this.redisFailures = Counter.builder("sluice.session.redis.failures")
             .description("session reads/writes that fell back to the digest or PostgreSQL, or were skipped, because Redis failed")
             .register(meters);
@@ -118,23 +144,19 @@ public class SessionStore {
         String owner = owner(clientId, userId);
         digests.append(sessionId, owner, turns, facts);
         try {
-            RBatch batch = redisson.createBatch();
-            RListAsync<String> list = batch.getList(turnsKey(sessionId), StringCodec.INSTANCE);
+            List<Object> args = new ArrayList<>(5 + turns.size() + facts.size());
+            args.add(properties.ttl().toMillis());
+            args.add(properties.maxTurns());
+            args.add(properties.maxFacts());
+            args.add(owner);
+            args.add(turns.size());
             for (Turn turn : turns) {
-                list.addAsync(json.writeValueAsString(turn));
+                args.add(json.writeValueAsString(turn));
             }
-            list.trimAsync(-properties.maxTurns(), -1);
-            list.expireAsync(properties.ttl());
-            RListAsync<String> factList = batch.getList(factsKey(sessionId), StringCodec.INSTANCE);
             for (SessionFact fact : facts) {
-                factList.addAsync(json.writeValueAsString(fact));
+                args.add(json.writeValueAsString(fact));
             }
-            if (!facts.isEmpty()) {
-                factList.trimAsync(-properties.maxFacts(), -1);
-            }
-            factList.expireAsync(properties.ttl());
-            batch.getBucket(ownerKey(sessionId), StringCodec.INSTANCE).setAsync(owner, properties.ttl());
-            batch.execute();
+            appendScript.run(List.of(turnsKey(sessionId), factsKey(sessionId), ownerKey(sessionId)), args.toArray());
         } catch (RuntimeException e) {
             redisFailures.increment();
             log.debug("session: Redis unavailable, turns kept in PostgreSQL and the digest only", e);

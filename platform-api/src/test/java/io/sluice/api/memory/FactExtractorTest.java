@@ -61,4 +61,16 @@ class FactExtractorTest {
     void aRemedyWithoutACommitmentIsNoPromise() {
         assertThat(extract("优惠券怎么用", "优惠券在结算页选择即可使用。", "promotion")).isEmpty();
     }
+
+    @Test
+    void theSameExchangeAgainGivesTheSameFactsStampedNowAndStillLeavesOutWhatASessionKnows() {
+        String question = "订单 2024010199887766 的耳机坏了";
+        String answer = "我们会为您补发。";
+        List<SessionFact> first = extractor.extract(question, answer, null, List.of(), 1L);
+        List<SessionFact> repeated = extractor.extract(question, answer, null, List.of(), 2L);
+        assertThat(repeated).extracting(SessionFact::text).isEqualTo(first.stream().map(SessionFact::text).toList());
+        assertThat(repeated).extracting(SessionFact::atEpochMs).containsOnly(2L);
+        assertThat(extractor.extract(question, answer, null, first, 3L)).as("known to this session").isEmpty();
+        assertThat(extractor.extract(question, answer, null, List.of(), 4L)).as("another session").hasSameSizeAs(first);
+    }
 }

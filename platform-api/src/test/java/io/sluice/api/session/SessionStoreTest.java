@@ -75,6 +75,26 @@ class SessionStoreTest {
     }
 
     @Test
+    void anAppendKeepsTheLastFactsAndRenewsTheTtlOfTurnsFactsAndOwner() {
+        SessionProperties fewFacts = new SessionProperties(Duration.ofMinutes(5), 4, prefix, 2000, 200, 2, 3);
+        SessionStore store = new SessionStore(redisson, jdbc, json, fewFacts, new SimpleMeterRegistry());
+        UUID session = UUID.randomUUID();
+        long client = client();
+        exchangeAs(store, client, session, "u1", "一问", "一答", List.of(new SessionFact("entity", "甲", 1),
+            new SessionFact("entity", "乙", 2), new SessionFact("entity", "丙", 3)));
+        exchangeAs(store, client, session, "u1", "二问", "二答", List.of());
+
+        SessionContext opened = new SessionStore(redisson, jdbc, json, fewFacts, new SimpleMeterRegistry())
+            .open(session, client, "u1");
+        assertThat(opened.recentTurns()).extracting(Turn::content).containsExactly("一问", "一答", "二问", "二答");
+        assertThat(opened.facts()).as("trimmed to the last max-facts").extracting(SessionFact::text).containsExactly("乙", "丙");
+        for (String key : List.of("turns", "facts", "owner")) {
+            long ttl = redisson.getBucket(prefix + "{" + session + "}:" + key).remainTimeToLive();
+            assertThat(ttl).as(key).isBetween(Duration.ofMinutes(4).toMillis(), Duration.ofMinutes(5).toMillis());
+        }
+    }
+
+    @Test
     void withRedisDownASessionThisInstanceNeverSawIsReadFromPostgreSql() {
         SessionStore first = store(new SimpleMeterRegistry());
         UUID session = UUID.randomUUID();
