@@ -27,9 +27,12 @@ public final class PiiMasker {
     private static final Pattern PHONE = Pattern.compile(
         "(?<!\\d)((?:\\+?86[ -]?|0086[ -]?)?)(1[3-9]\\d)[ -]?(\\d{4})[ -]?(\\d{4})(?!\\d)");
 
+    /** The fewest ASCII digits any of the three patterns needs (a mobile number: 11). */
+    private static final int FEWEST_DIGITS = 11;
+
     public String mask(String text) {
-        if (text == null || text.isEmpty()) {
-            return text;
+        if (text == null || text.isEmpty() || digits(text) < FEWEST_DIGITS) {
+            return text; // most messages and answers: no pattern can match, so none is run
         }
         String masked = replace(ID_CARD, text, m -> {
             String id = m.group(1);
@@ -43,6 +46,17 @@ public final class PiiMasker {
             return "*".repeat(digits.length() - 4) + digits.substring(digits.length() - 4);
         });
         return replace(PHONE, masked, m -> m.group(1) + m.group(2) + "****" + m.group(4));
+    }
+
+    private static int digits(String text) {
+        int count = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c >= '0' && c <= '9') {
+                count++;
+            }
+        }
+        return count;
     }
 
     private static boolean isPhone(String digits) {

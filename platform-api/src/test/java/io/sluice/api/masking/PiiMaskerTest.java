@@ -19,7 +19,9 @@ class PiiMaskerTest {
         "bank card, 16 digits   | card 4111111111111111 declined        | card ************1111 declined",
         "order number (no Luhn) | 订单号 2024112512345678 没收到         | 订单号 2024112512345678 没收到",
         "short numbers stay     | 退款 300 元，3-7 个工作日               | 退款 300 元，3-7 个工作日",
-        "several at once        | 13812345678 / 13987654321             | 138****5678 / 139****4321"})
+        "several at once        | 13812345678 / 13987654321             | 138****5678 / 139****4321",
+        "a mobile and no more   | 13812345678                           | 138****5678",
+        "ten digits: no mobile  | 1381234567                            | 1381234567"})
     void masksPersonalNumbersAndLeavesTheRest(String name, String text, String expected) {
         assertThat(masker.mask(text)).isEqualTo(expected);
     }
