@@ -191,14 +191,20 @@ class LowFindingsTest extends SecuritySuite {
     }
 
     @Test
-    void apiAnswersCarryTheSecurityHeadersAndNeverASession() {
+    void apiAnswersAndRefusalsCarryTheSecurityHeadersAndNeverASession() {
         Client c = client("headers", "chat");
         HttpResponse<String> answer = c.http().postJson("/api/v1/chat", chat("header-user", "退货的运费谁来出？"));
+        HttpResponse<String> noKey = new Http(port).get("/api/v1/sessions/x");
+        HttpResponse<String> noKeyOpenAi = new Http(port).get("/v1/models");
         assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
-        assertThat(answer.headers().firstValue("X-Content-Type-Options")).hasValue("nosniff");
-        assertThat(answer.headers().firstValue("X-Frame-Options")).hasValue("DENY");
-        assertThat(answer.headers().firstValue("Cache-Control")).hasValueSatisfying(v -> assertThat(v).contains("no-store"));
-        assertThat(answer.headers().allValues("Set-Cookie")).isEmpty();
+        assertThat(noKey.statusCode()).isEqualTo(401);
+        assertThat(noKeyOpenAi.statusCode()).isEqualTo(401);
+        for (HttpResponse<String> response : java.util.List.of(answer, noKey, noKeyOpenAi)) {
+            assertThat(response.headers().firstValue("X-Content-Type-Options")).as(response.uri().toString()).hasValue("nosniff");
+            assertThat(response.headers().firstValue("X-Frame-Options")).hasValue("DENY");
+            assertThat(response.headers().firstValue("Cache-Control")).hasValueSatisfying(v -> assertThat(v).contains("no-store"));
+            assertThat(response.headers().allValues("Set-Cookie")).isEmpty();
+        }
     }
 
     private long count(String sql) {

@@ -35,6 +35,10 @@ public final class ApiErrorResponses {
         if (response.isCommitted()) {
             return;
         }
+        // a filter's refusal comes before Spring Security's chain writes its headers: the same ones here
+        response.setHeader("X-Content-Type-Options", "nosniff");
+        response.setHeader("X-Frame-Options", "DENY");
+        response.setHeader("Cache-Control", "no-cache, no-store, max-age=0, must-revalidate");
         if (openAi(path)) {
             OpenAiError.write(response, status, openAiType(status), openAiCode(type), null, detail);
         } else {
