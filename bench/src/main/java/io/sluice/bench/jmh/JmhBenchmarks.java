@@ -109,6 +109,7 @@ public final class JmhBenchmarks {
             | `IntentParserBenchmark` | `IntentParser.parse` of one model answer, per answer kind (parsed or rejected) |
             | `IntentDecisionBenchmark` | `OnlineIntent.classify` with a trained model: normalise, embed (BGE, and MiniLM for Latin script; no cache), rule scores, model, override — sample time (see the p99 in the JSON) |
             | `IntentTrainingBenchmark` | one training on 5,000 examples: `embedded` (embedding included, as the API runs it) or `precomputed` (learning only) |
+            | `ProviderCallTimeoutBenchmark` | one provider call's deadline ends and the next call's starts (okio `AsyncTimeout` exit + enter, as OkHttp's call timeout does) with 128 or 1,024 other calls' deadlines queued |
 
             """);
         md.append("## Machine and settings\n\n");
