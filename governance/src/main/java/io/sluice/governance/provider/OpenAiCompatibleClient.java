@@ -15,6 +15,7 @@ import io.sluice.governance.gateway.LlmMessage;
 import io.sluice.governance.gateway.LlmParameters;
 
 
+import io.netty.util.Timeout;
 import okhttp3.Callback;
 import okhttp3.ConnectionPool;
 import okhttp3.Dispatcher;
@@ -80,7 +81,10 @@ public final class OpenAiCompatibleClient implements ProviderClient {
             .dispatcher(dispatcher)
             .connectionPool(new ConnectionPool(IDLE_CONNECTIONS / POOLS, 5, TimeUnit.MINUTES))
             .connectTimeout(Duration.ofSeconds(10))
-            .readTimeout(Duration.ZERO) // the gateway's deadline (call timeout, first-token timer) bounds a call
+            // the call's deadline (ProviderDeadlines) or the gateway's first-token timer bounds a call, reads and
+            // writes included: OkHttp's read, write and call timeouts would each queue in okio's one locked queue
+            .readTimeout(Duration.ZERO)
+            .writeTimeout(Duration.ZERO)
             // a provider (or its load balancer) may close a kept-alive socket just as it is taken from the pool:
             // OkHttp then sends the call again on a fresh connection instead of failing it. That is transport,
             // not a provider failure, so the gateway's retries, retry budget and breakers never see it; the
@@ -113,7 +117,7 @@ public final class OpenAiCompatibleClient implements ProviderClient {
     @Override
     public ProviderResult call(ProviderClient.Call call, Duration timeout) {
         okhttp3.Call http = http().newCall(request("chat/completions", call.model(), body(call, false)));
-        http.timeout().timeout(Math.max(1, timeout.toMillis()), TimeUnit.MILLISECONDS);
+        Timeout deadline = ProviderDeadlines.cancelAfter(http, timeout);
         try (Response response = http.execute()) {
             RateLimitInfo limits = RateLimitInfo.from(response::header);
             if (!response.isSuccessful()) {
@@ -124,6 +128,8 @@ public final class OpenAiCompatibleClient implements ProviderClient {
             return new ProviderResult.Failed(ProviderResult.Kind.UNPARSABLE, "unparsable answer", RateLimitInfo.NONE);
         } catch (IOException e) {
             return ioFailure(http, e, timeout);
+        } finally {
+            deadline.cancel();
         }
     }
 
@@ -171,7 +177,7 @@ public final class OpenAiCompatibleClient implements ProviderClient {
         ArrayNode input = body.putArray("input");
         inputs.forEach(input::add);
         okhttp3.Call http = http().newCall(request("embeddings", model, JSON.writeValueAsBytes(body)));
-        http.timeout().timeout(Math.max(1, timeout.toMillis()), TimeUnit.MILLISECONDS);
+        Timeout deadline = ProviderDeadlines.cancelAfter(http, timeout);
         try (Response response = http.execute()) {
             RateLimitInfo limits = RateLimitInfo.from(response::header);
             String text = response.body() == null ? "" : response.body().string();
@@ -198,6 +204,8 @@ public final class OpenAiCompatibleClient implements ProviderClient {
                 "unparsable embeddings", RateLimitInfo.NONE));
         } catch (IOException e) {
             return new EmbeddingResult.Failed(ioFailure(http, e, timeout));
+        } finally {
+            deadline.cancel();
         }
     }
 
