@@ -18,12 +18,15 @@ import io.netty.util.Timeout;
  */
 final class ProviderDeadlines {
 
-    /** How late a deadline may fire. Provider deadlines are seconds; ten milliseconds is noise beside them. */
-    static final Duration TICK = Duration.ofMillis(10);
+    /**
+     * How late a deadline may fire. Provider deadlines are seconds; a tenth of one is noise beside them, and the
+     * wheel's thread, once started, wakes only ten times a second.
+     */
+    static final Duration TICK = Duration.ofMillis(100);
 
     private static final HashedWheelTimer WHEEL = new HashedWheelTimer(
         Thread.ofPlatform().daemon().name("sluice-provider-deadlines").factory(),
-        TICK.toMillis(), TimeUnit.MILLISECONDS, 1024);
+        TICK.toMillis(), TimeUnit.MILLISECONDS, 512);
 
     private ProviderDeadlines() {
     }
