@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.sluice.governance.gateway.LlmChoice;
@@ -14,7 +15,6 @@ import io.sluice.governance.gateway.LlmMessage;
 import io.sluice.governance.gateway.LlmParameters;
 
 
-import io.netty.util.Timeout;
 import okhttp3.Callback;
 import okhttp3.Dispatcher;
 import okhttp3.HttpUrl;
@@ -85,10 +85,7 @@ public final class OpenAiCompatibleClient implements ProviderClient {
             .dispatcher(dispatcher)
             .connectionPool(poolCleanup.newPool(IDLE_CONNECTIONS / POOLS, KEEP_ALIVE))
             .connectTimeout(Duration.ofSeconds(10))
-            // the call's deadline (ProviderDeadlines) or the gateway's first-token timer bounds a call, reads and
-            // writes included: OkHttp's read, write and call timeouts would each queue in okio's one locked queue
-            .readTimeout(Duration.ZERO)
-            .writeTimeout(Duration.ZERO)
+            .readTimeout(Duration.ZERO) // the gateway's deadline (call timeout, first-token timer) bounds a call
             // a provider (or its load balancer) may close a kept-alive socket just as it is taken from the pool:
             // OkHttp then sends the call again on a fresh connection instead of failing it. That is transport,
             // not a provider failure, so the gateway's retries, retry budget and breakers never see it; the
@@ -121,7 +118,7 @@ public final class OpenAiCompatibleClient implements ProviderClient {
     @Override
     public ProviderResult call(ProviderClient.Call call, Duration timeout) {
         okhttp3.Call http = http().newCall(request("chat/completions", call.model(), body(call, false)));
-        Timeout deadline = ProviderDeadlines.cancelAfter(http, timeout);
+        http.timeout().timeout(Math.max(1, timeout.toMillis()), TimeUnit.MILLISECONDS);
         try (Response response = http.execute()) {
             RateLimitInfo limits = RateLimitInfo.from(response::header);
             if (!response.isSuccessful()) {
@@ -132,8 +129,6 @@ public final class OpenAiCompatibleClient implements ProviderClient {
             return new ProviderResult.Failed(ProviderResult.Kind.UNPARSABLE, "unparsable answer", RateLimitInfo.NONE);
         } catch (IOException e) {
             return ioFailure(http, e, timeout);
-        } finally {
-            deadline.cancel();
         }
     }
 
@@ -181,7 +176,7 @@ public final class OpenAiCompatibleClient implements ProviderClient {
         ArrayNode input = body.putArray("input");
         inputs.forEach(input::add);
         okhttp3.Call http = http().newCall(request("embeddings", model, JSON.writeValueAsBytes(body)));
-        Timeout deadline = ProviderDeadlines.cancelAfter(http, timeout);
+        http.timeout().timeout(Math.max(1, timeout.toMillis()), TimeUnit.MILLISECONDS);
         try (Response response = http.execute()) {
             RateLimitInfo limits = RateLimitInfo.from(response::header);
             String text = response.body() == null ? "" : response.body().string();
@@ -208,8 +203,6 @@ public final class OpenAiCompatibleClient implements ProviderClient {
                 "unparsable embeddings", RateLimitInfo.NONE));
         } catch (IOException e) {
             return new EmbeddingResult.Failed(ioFailure(http, e, timeout));
-        } finally {
-            deadline.cancel();
         }
     }
 
