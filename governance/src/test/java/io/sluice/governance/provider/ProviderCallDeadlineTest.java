@@ -5,8 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
 import java.util.List;
@@ -24,23 +22,13 @@ import org.junit.jupiter.api.Test;
  */
 class ProviderCallDeadlineTest {
 
-    private ServerSocket server;
+    private LoopbackServer server;
     private final AtomicInteger requestsRead = new AtomicInteger();
     private final AtomicInteger closedByTheClient = new AtomicInteger();
 
     @BeforeEach
     void startAProviderThatNeverAnswers() throws IOException {
-        server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-        Thread.ofVirtual().start(() -> {
-            while (!server.isClosed()) {
-                try {
-                    Socket socket = server.accept();
-                    Thread.ofVirtual().start(() -> readUntilClosed(socket));
-                } catch (IOException e) {
-                    return; // closed
-                }
-            }
-        });
+        server = new LoopbackServer(this::readUntilClosed);
     }
 
     @AfterEach
@@ -50,8 +38,7 @@ class ProviderCallDeadlineTest {
 
     @Test
     void aCallPastItsDeadlineFailsAsATimeoutAndItsSocketIsClosed() {
-        try (OpenAiCompatibleClient client = OpenAiCompatibleClient.of("http://127.0.0.1:" + server.getLocalPort() + "/v1",
-                "test-key")) {
+        try (OpenAiCompatibleClient client = OpenAiCompatibleClient.of(server.baseUrl(), "test-key")) {
             ProviderClient.Call call = new ProviderClient.Call("m", List.of(LlmMessage.user("hello")), 16, null);
 
             ProviderResult result = client.call(call, Duration.ofMillis(300));
@@ -68,8 +55,7 @@ class ProviderCallDeadlineTest {
 
     @Test
     void anEmbeddingPastItsDeadlineFailsAsATimeout() {
-        try (OpenAiCompatibleClient client = OpenAiCompatibleClient.of("http://127.0.0.1:" + server.getLocalPort() + "/v1",
-                "test-key")) {
+        try (OpenAiCompatibleClient client = OpenAiCompatibleClient.of(server.baseUrl(), "test-key")) {
             ProviderClient.EmbeddingResult result = client.embed("e", List.of("hello"), Duration.ofMillis(300));
 
             assertThat(result).isInstanceOfSatisfying(ProviderClient.EmbeddingResult.Failed.class, failed ->

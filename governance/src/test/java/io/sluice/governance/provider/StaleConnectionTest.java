@@ -6,8 +6,6 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -28,24 +26,16 @@ import org.junit.jupiter.api.Test;
  */
 class StaleConnectionTest {
 
-    private ServerSocket server;
+    private LoopbackServer server;
     private final AtomicInteger connections = new AtomicInteger();
     private final AtomicInteger requests = new AtomicInteger();
     private final AtomicInteger dropped = new AtomicInteger();
 
     @BeforeEach
     void startServer() throws IOException {
-        server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-        Thread.ofVirtual().start(() -> {
-            while (!server.isClosed()) {
-                try {
-                    Socket socket = server.accept();
-                    connections.incrementAndGet();
-                    Thread.ofVirtual().start(() -> serve(socket));
-                } catch (IOException e) {
-                    return; // closed
-                }
-            }
+        server = new LoopbackServer(socket -> {
+            connections.incrementAndGet();
+            serve(socket);
         });
     }
 
@@ -56,8 +46,7 @@ class StaleConnectionTest {
 
     @Test
     void aCallOnASocketTheProviderClosedIsSentAgainOnAFreshOne() {
-        try (OpenAiCompatibleClient client = OpenAiCompatibleClient.of("http://127.0.0.1:" + server.getLocalPort() + "/v1",
-                "test-key")) {
+        try (OpenAiCompatibleClient client = OpenAiCompatibleClient.of(server.baseUrl(), "test-key")) {
             ProviderClient.Call call = new ProviderClient.Call("m", List.of(LlmMessage.user("hello")), 16, null);
 
             ProviderResult first = client.call(call, Duration.ofSeconds(5));
