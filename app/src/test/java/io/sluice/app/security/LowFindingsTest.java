@@ -7,6 +7,7 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
@@ -199,7 +200,7 @@ class LowFindingsTest extends SecuritySuite {
         assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
         assertThat(noKey.statusCode()).isEqualTo(401);
         assertThat(noKeyOpenAi.statusCode()).isEqualTo(401);
-        for (HttpResponse<String> response : java.util.List.of(answer, noKey, noKeyOpenAi)) {
+        for (HttpResponse<String> response : List.of(answer, noKey, noKeyOpenAi)) {
             assertThat(response.headers().firstValue("X-Content-Type-Options")).as(response.uri().toString()).hasValue("nosniff");
             assertThat(response.headers().firstValue("X-Frame-Options")).hasValue("DENY");
             assertThat(response.headers().firstValue("Cache-Control")).hasValueSatisfying(v -> assertThat(v).contains("no-store"));

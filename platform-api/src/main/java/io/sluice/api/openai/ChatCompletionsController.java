@@ -1,5 +1,6 @@
 package io.sluice.api.openai;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -58,6 +59,7 @@ import org.springframework.web.bind.annotation.RequestAttribute;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
+import tools.jackson.core.JsonGenerator;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 
@@ -386,8 +388,8 @@ public class ChatCompletionsController {
 
     /** OpenAI's {@code chat.completion} object of one answer. */
     private byte[] completionJson(String id, String model, Completion completion) {
-        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(512);
-        try (tools.jackson.core.JsonGenerator out = json.createGenerator(bytes)) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(512);
+        try (JsonGenerator out = json.createGenerator(bytes)) {
             out.writeStartObject();
             out.writeStringProperty("id", id);
             out.writeStringProperty("object", "chat.completion");
