@@ -103,6 +103,8 @@ public class UserTokenBucket {
     /** Run by SHA: a take sends the keys and six numbers, not the script's text. */
     private final LuaScript takeScript;
     private final LuaScript answeredScript;
+    private volatile ScriptNumbers standardNumbers;
+    private volatile ScriptNumbers vipNumbers;
     /** nanoTime from which Redis is tried again (nanoTime may be negative: start at "now"). */
     private volatile long redisRetryAt = System.nanoTime();
 
@@ -168,9 +170,10 @@ public class UserTokenBucket {
             }
             try {
                 String key = hashedKey(user);
+                ScriptNumbers numbers = scriptNumbers(in, vip, capacity, perMs, initial, newUserCapacity);
                 List<Long> result = takeScript.run(List.of(bucketKey(key), answeredKey(key)),
-                    Double.toString(capacity), Double.toString(perMs), Double.toString(initial),
-                    Double.toString(newUserCapacity), Long.toString(want), Long.toString(giveBack));
+                    numbers.capacity(), numbers.perMs(), numbers.initial(), numbers.newUserCapacity(),
+                    Long.toString(want), Long.toString(giveBack));
                 boolean newUser = result.get(3) == 1;
                 if (newUser) {
                     renewedAt.remove(user); // the marker is gone (expired, or Redis lost it): the next answer sets it
@@ -236,6 +239,31 @@ public class UserTokenBucket {
         Long at = renewedAt.get(user);
         long every = Math.min(properties.answeredTtl().toNanos() / 2, RENEW_EVERY.toNanos());
         return at != null && System.nanoTime() - at < every;
+    }
+
+    /** A take's four bucket numbers as the script's text, for the limits in force (VIP or not). */
+    private record ScriptNumbers(UserLimits.Limits limits, String capacity, String perMs, String initial,
+            String newUserCapacity) {
+    }
+
+    /**
+     * The bucket numbers as text, formatted again only when the limits change: four {@code Double.toString} per
+     * take were a visible share of a call's allocations when most takes go to Redis (users who ask now and then).
+     */
+    private ScriptNumbers scriptNumbers(UserLimits.Limits in, boolean vip, double capacity, double perMs, double initial,
+            double newUserCapacity) {
+        ScriptNumbers last = vip ? vipNumbers : standardNumbers;
+        if (last != null && last.limits().equals(in)) {
+            return last;
+        }
+        ScriptNumbers numbers = new ScriptNumbers(in, Double.toString(capacity), Double.toString(perMs),
+            Double.toString(initial), Double.toString(newUserCapacity));
+        if (vip) {
+            vipNumbers = numbers;
+        } else {
+            standardNumbers = numbers;
+        }
+        return numbers;
     }
 
     private String hashedKey(String user) {
