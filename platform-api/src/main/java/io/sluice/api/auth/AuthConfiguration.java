@@ -1,5 +1,7 @@
 package io.sluice.api.auth;
 
+import java.util.List;
+
 import io.micrometer.core.instrument.MeterRegistry;
 
 import io.sluice.api.ingress.SourceAddressLimiter;
@@ -12,6 +14,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.web.method.support.HandlerMethodArgumentResolver;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
@@ -56,13 +59,21 @@ public class AuthConfiguration {
         return registration;
     }
 
-    /** Every successful state change through the API gets an audit entry (actor = the client). */
+    /**
+     * Every successful state change through the API gets an audit entry (actor = the client); an endpoint's
+     * {@link ApiClient} parameter is the authenticated caller.
+     */
     @Bean
     WebMvcConfigurer apiAudit(AuditTrail audit) {
         return new WebMvcConfigurer() {
             @Override
             public void addInterceptors(InterceptorRegistry registry) {
                 registry.addInterceptor(new ApiAuditInterceptor(audit)).addPathPatterns("/api/**", "/v1/**");
+            }
+
+            @Override
+            public void addArgumentResolvers(List<HandlerMethodArgumentResolver> resolvers) {
+                resolvers.add(new ApiClientArgumentResolver());
             }
         };
     }

@@ -6,7 +6,6 @@ import io.sluice.api.auth.ApiClient;
 
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RequestAttribute;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
@@ -22,7 +21,7 @@ public class ChatController {
     }
 
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
-    public ChatResponse chat(@RequestAttribute(ApiClient.ATTRIBUTE) ApiClient client,
+    public ChatResponse chat(ApiClient client,
             @Valid @RequestBody ChatRequest request) {
         return chat.chat(client, request);
     }

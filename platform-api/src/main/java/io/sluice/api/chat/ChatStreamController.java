@@ -19,7 +19,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RequestAttribute;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
@@ -56,7 +55,7 @@ public class ChatStreamController {
 
     @PostMapping(path = "/api/v1/chat/stream", consumes = MediaType.APPLICATION_JSON_VALUE,
         produces = MediaType.TEXT_EVENT_STREAM_VALUE)
-    public SseEmitter stream(@RequestAttribute(ApiClient.ATTRIBUTE) ApiClient client,
+    public SseEmitter stream(ApiClient client,
             @Valid @RequestBody ChatRequest request) {
         SseEmitter emitter = new SseEmitter(timeoutMs);
         AtomicBoolean finished = new AtomicBoolean();

@@ -10,7 +10,6 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RequestAttribute;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ResponseStatusException;
@@ -35,7 +34,7 @@ public class FastOfferController {
     }
 
     @PostMapping("/api/v1/chat/{requestId}/offer")
-    public ResponseEntity<Void> choose(@RequestAttribute(ApiClient.ATTRIBUTE) ApiClient client,
+    public ResponseEntity<Void> choose(ApiClient client,
             @PathVariable UUID requestId, @RequestBody ChoiceRequest body) {
         WaitOffer.Choice choice;
         try {

@@ -9,7 +9,6 @@ import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RequestAttribute;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ResponseStatusException;
@@ -33,7 +32,7 @@ public class FeedbackController {
 
     @PostMapping(path = "/api/v1/chat/{requestId}/feedback", consumes = MediaType.APPLICATION_JSON_VALUE,
         produces = MediaType.APPLICATION_JSON_VALUE)
-    public ResponseEntity<ChatResponse> feedback(@RequestAttribute(ApiClient.ATTRIBUTE) ApiClient client,
+    public ResponseEntity<ChatResponse> feedback(ApiClient client,
             @PathVariable UUID requestId, @RequestBody FeedbackRequest feedback) {
         ConversationStore.Exchange exchange = conversations.findExchange(requestId, client.id())
             .orElseThrow(() -> new ResponseStatusException(HttpStatus.NOT_FOUND, "no answer " + requestId + " for this client"));

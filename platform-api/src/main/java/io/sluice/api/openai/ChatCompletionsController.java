@@ -55,7 +55,6 @@ import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RequestAttribute;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -150,7 +149,7 @@ public class ChatCompletionsController {
     }
 
     @PostMapping(path = "/v1/chat/completions", consumes = MediaType.APPLICATION_JSON_VALUE)
-    public ResponseEntity<?> completions(@RequestAttribute(ApiClient.ATTRIBUTE) ApiClient client,
+    public ResponseEntity<?> completions(ApiClient client,
             @RequestBody JsonNode body, HttpServletRequest servletRequest, HttpServletResponse servletResponse)
             throws IOException {
         long started = System.nanoTime();

@@ -21,7 +21,6 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RequestAttribute;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -52,7 +51,7 @@ public class EmbeddingsController {
     }
 
     @PostMapping(path = "/v1/embeddings", consumes = MediaType.APPLICATION_JSON_VALUE)
-    public ResponseEntity<?> embeddings(@RequestAttribute(ApiClient.ATTRIBUTE) ApiClient client, @RequestBody JsonNode body) {
+    public ResponseEntity<?> embeddings(ApiClient client, @RequestBody JsonNode body) {
         long started = System.nanoTime();
         String model = body.path("model").asString("");
         String route = routes.resolveName(model);

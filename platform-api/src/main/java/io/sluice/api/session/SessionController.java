@@ -13,7 +13,6 @@ import org.springframework.http.MediaType;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
-import org.springframework.web.bind.annotation.RequestAttribute;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
@@ -36,7 +35,7 @@ public class SessionController {
     }
 
     @GetMapping("/{sessionId}")
-    public SessionView session(@RequestAttribute(ApiClient.ATTRIBUTE) ApiClient client, @PathVariable UUID sessionId) {
+    public SessionView session(ApiClient client, @PathVariable UUID sessionId) {
         SessionView head = jdbc.sql("SELECT id, user_id, created_at, updated_at FROM conversation WHERE id = ? AND client_id = ?")
             .params(sessionId, client.id())
             .query((rs, row) -> new SessionView(rs.getObject("id", UUID.class), rs.getString("user_id"),
@@ -57,7 +56,7 @@ public class SessionController {
 
     /** The client's sessions of one user, newest first (at most 50). */
     @GetMapping
-    public List<SessionView.Summary> sessions(@RequestAttribute(ApiClient.ATTRIBUTE) ApiClient client,
+    public List<SessionView.Summary> sessions(ApiClient client,
             @RequestParam String userId) {
         return jdbc.sql("""
                 SELECT c.id, c.user_id, c.created_at, c.updated_at,
