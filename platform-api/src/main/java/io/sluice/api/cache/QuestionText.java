@@ -1,11 +1,7 @@
 package io.sluice.api.cache;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
-
 import io.sluice.knowledge.text.TextNormalizer;
+import io.sluice.web.text.Sha256;
 
 /** Normalized question text: the L1 (exact) key ignores case, width, script variant, spaces and punctuation. */
 public final class QuestionText {
@@ -20,11 +16,6 @@ public final class QuestionText {
 
     /** A short stable hash for Redis keys (hex of the first 12 bytes of SHA-256). */
     public static String hash(String text) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest, 0, 12);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return Sha256.hex(text, 12);
     }
 }

@@ -12,6 +12,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.governance.cluster.LuaScript;
+import io.sluice.web.text.Sha256;
 
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
@@ -312,13 +313,7 @@ public class UserTokenBucket {
      * (which may be personal data) and has the same size whatever the id's length.
      */
     static String keyOf(String user) {
-        try {
-            byte[] digest = java.security.MessageDigest.getInstance("SHA-256")
-                .digest(user.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-            return java.util.HexFormat.of().formatHex(digest, 0, 16);
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is always present", e);
-        }
+        return Sha256.hex(user, 16);
     }
 
     private Ahead aheadOf(String user) {
