@@ -4,10 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import javax.sql.DataSource;
 
 import com.openai.client.OpenAIClient;
 import com.openai.client.okhttp.OpenAIOkHttpClient;
@@ -42,6 +48,8 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.datasource.DelegatingDataSource;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -512,7 +520,7 @@ class OpenAiFrontDoorTest {
     }
 
     @Autowired
-    org.springframework.jdbc.core.simple.JdbcClient jdbc;
+    JdbcClient jdbc;
 
     @Test
     void theRequestLogAndTheSpendAreWrittenBehindYetEveryReadSeesEveryCallThatEnded() {
@@ -539,6 +547,50 @@ class OpenAiFrontDoorTest {
         } finally {
             own.close();
         }
+    }
+
+    @Autowired
+    DataSource dataSource;
+
+    @Test
+    void aKeysPolicyStaysInForceWhileTheDatabaseCannotAnswerAndIsReadAgainOnceItCan() {
+        long client = apiKeys.create("policy-db-down-" + UUID.randomUUID(), ClientTier.STANDARD).client().id();
+        long neverRead = apiKeys.create("policy-never-read-" + UUID.randomUUID(), ClientTier.STANDARD).client().id();
+        setAllowedModels(client, "primary");
+        AtomicBoolean down = new AtomicBoolean();
+        JdbcClient flaky = JdbcClient.create(new DelegatingDataSource(dataSource) {
+            @Override
+            public Connection getConnection() throws SQLException {
+                if (down.get()) {
+                    throw new SQLTransientConnectionException("sluice-db - Connection is not available (test)");
+                }
+                return super.getConnection();
+            }
+        });
+        // a TTL of zero: every call is due to read the policy again
+        var properties = new io.sluice.api.openai.keys.KeyBudgetProperties(java.util.Map.of(), Duration.ofDays(14),
+            Duration.ZERO, new io.sluice.api.openai.keys.KeyBudgetProperties.WriteBehind(false, Duration.ofSeconds(1), 10));
+        KeyBudgets budgets = new KeyBudgets(flaky, properties, java.time.Clock.systemUTC());
+        assertThat(budgets.policy(client).allowedModels()).containsExactly("primary");
+
+        down.set(true);
+        assertThat(budgets.policy(client).allowedModels()).as("the last known policy, not an error")
+            .containsExactly("primary");
+        assertThatThrownBy(() -> budgets.policy(neverRead)).as("a key never read needs the database")
+            .isInstanceOf(org.springframework.dao.DataAccessException.class);
+
+        down.set(false);
+        setAllowedModels(client, "fallback");
+        assertThat(budgets.policy(client).allowedModels()).as("read again once the database answers")
+            .containsExactly("fallback");
+    }
+
+    private void setAllowedModels(long client, String model) {
+        jdbc.sql("""
+                INSERT INTO gateway_key_policy (client_id, allowed_models, allow_degraded, semantic_cache, updated_at)
+                VALUES (?, ?, false, false, now())
+                ON CONFLICT (client_id) DO UPDATE SET allowed_models = EXCLUDED.allowed_models, updated_at = now()""")
+            .params(client, new String[] {model}).update();
     }
 
     @Test

@@ -11,12 +11,14 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
@@ -87,6 +89,8 @@ public class KeyBudgets {
     private final KeyBudgetProperties properties;
     private final Clock clock;
     private final Map<Long, Cached<KeyPolicy>> policies = new ConcurrentHashMap<>();
+    /** Keys whose policy one caller is reading again right now. */
+    private final Set<Long> refreshing = ConcurrentHashMap.newKeySet();
     private final Map<Long, Cached<Spend[]>> spends = new ConcurrentHashMap<>();
     private final Map<SpendKey, Added> pending = new ConcurrentHashMap<>();
     private final ReentrantLock flushing = new ReentrantLock();
@@ -101,12 +105,42 @@ public class KeyBudgets {
         return properties;
     }
 
+    /**
+     * The key's policy, read again at most once per {@code policy-cache-ttl}. When it is due, one caller reads it
+     * while the key's other calls keep the policy they had; when the database cannot answer (down, or its pool
+     * exhausted under a burst of calls), the last known policy stays in force for another TTL instead of the call
+     * failing. Only a key never read before needs the database to answer.
+     */
     public KeyPolicy policy(long clientId) {
         Cached<KeyPolicy> cached = policies.get(clientId);
         if (cached != null && fresh(cached.atNanos())) {
             return cached.value();
         }
-        KeyPolicy policy = jdbc.sql("""
+        boolean reading = cached != null && refreshing.add(clientId);
+        if (cached != null && !reading) {
+            return cached.value();
+        }
+        try {
+            KeyPolicy policy = read(clientId);
+            policies.put(clientId, new Cached<>(policy, System.nanoTime()));
+            return policy;
+        } catch (DataAccessException e) {
+            if (cached == null) {
+                throw e;
+            }
+            log.warn("key budgets: could not read the policy of client {} ({}); the last known one stays for {}",
+                clientId, e.getClass().getSimpleName(), properties.policyCacheTtl());
+            policies.replace(clientId, cached, new Cached<>(cached.value(), System.nanoTime()));
+            return cached.value();
+        } finally {
+            if (reading) {
+                refreshing.remove(clientId);
+            }
+        }
+    }
+
+    private KeyPolicy read(long clientId) {
+        return jdbc.sql("""
                 SELECT allowed_models, daily_tokens, monthly_tokens, daily_cost, monthly_cost, allow_degraded,
                        semantic_cache
                 FROM gateway_key_policy WHERE client_id = ?""")
@@ -118,8 +152,6 @@ public class KeyBudgets {
                     rs.getBoolean(7));
             })
             .optional().orElse(KeyPolicy.OPEN);
-        policies.put(clientId, new Cached<>(policy, System.nanoTime()));
-        return policy;
     }
 
     /** Replaces a key's policy (validated by {@link KeyPolicy}); the previous one is returned for the audit. */
