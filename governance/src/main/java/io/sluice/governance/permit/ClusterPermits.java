@@ -5,7 +5,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -48,6 +50,9 @@ public class ClusterPermits implements AutoCloseable {
     private final long reuseWindowNanos;
     private final long idleLingerNanos;
     private final PeriodicTask returnExpired;
+    /** Releases Redis did not take (unreachable, or the command timed out), tried again until their lease ends. */
+    private final Queue<PendingRelease> pendingReleases = new ConcurrentLinkedQueue<>();
+    private final PeriodicTask retryReleases;
     private volatile long initialisedAtRecovery = -1;
 
     /** How long a lane's cluster size read from Redis is trusted before it is read again. */
@@ -70,6 +75,46 @@ public class ClusterPermits implements AutoCloseable {
                 Math.min(reuseWindowNanos, idleLingerNanos) / 2)), this::returnExpired);
         if (returnExpired != null) {
             returnExpired.start();
+        }
+        this.retryReleases = new PeriodicTask("sluice-permit-releases", RETRY_RELEASES_EVERY, this::retryReleases);
+        this.retryReleases.start();
+    }
+
+    /** A permit whose release did not reach Redis, and when its lease (which gives it back anyway) ends. */
+    private record PendingRelease(RPermitExpirableSemaphore semaphore, String permitId, long leaseEndsAt) {
+    }
+
+    private static final Duration RETRY_RELEASES_EVERY = Duration.ofMillis(250);
+
+    /**
+     * Sends a release again later. Dropped, a failed release left the permit held in Redis until its lease ended
+     * (30 s by default): under a burst that starved the JVM of CPU, hundreds of permits stayed taken after their calls.
+     */
+    void releaseLater(String lane, RPermitExpirableSemaphore semaphore, String permitId) {
+        long lease = properties.lane(lane).lease().toNanos() + reuseWindowNanos;
+        pendingReleases.add(new PendingRelease(semaphore, permitId, System.nanoTime() + lease));
+    }
+
+    /** Permits whose release is waiting to be sent to Redis again. */
+    public int pendingReleases() {
+        return pendingReleases.size();
+    }
+
+    /** Each pending release once; what Redis still does not take waits for the next round (until its lease ends). */
+    private void retryReleases() {
+        for (int i = pendingReleases.size(); i > 0; i--) {
+            PendingRelease pending = pendingReleases.poll();
+            if (pending == null) {
+                return;
+            }
+            if (System.nanoTime() - pending.leaseEndsAt() >= 0) {
+                continue; // its lease has ended: Redis has the permit back already
+            }
+            guard.async(onFailure -> pending.semaphore().tryReleaseAsync(pending.permitId()).whenComplete((released, error) -> {
+                if (error != null) {
+                    onFailure.accept(error);
+                }
+            }), () -> pendingReleases.add(pending));
         }
     }
 
@@ -135,7 +180,8 @@ public class ClusterPermits implements AutoCloseable {
                     return Optional.<PermitLease>empty();
                 }
                 return Optional.of(PermitLease.clustered(lane, permitId, semaphore, guard, gate,
-                    reuseWindowNanos == 0 ? null : kept.parking(acquiredAt + reuseWindowNanos)));
+                    reuseWindowNanos == 0 ? null : kept.parking(acquiredAt + reuseWindowNanos),
+                    id -> releaseLater(lane, semaphore, id)));
             }, () -> localShare(lane, policy).tryAcquire(lane, Duration.ofMillis(remainingMillis), gate));
         } catch (RuntimeException e) {
             gate.release();
@@ -217,6 +263,7 @@ public class ClusterPermits implements AutoCloseable {
     /** Gives every idle permit back to Redis and stops the timer (shutdown: the next instance should not wait a lease). */
     @Override
     public void close() {
+        retryReleases.close();
         if (returnExpired != null) {
             returnExpired.close();
         }
@@ -254,7 +301,8 @@ public class ClusterPermits implements AutoCloseable {
                 return Optional.empty(); // the semaphores were reset since it was parked: it is not a permit any more
             }
             reused.increment();
-            return Optional.of(PermitLease.clustered(lane, permit.permitId(), semaphore, guard, gate, parking(permit.reusableUntil())));
+            return Optional.of(PermitLease.clustered(lane, permit.permitId(), semaphore, guard, gate, parking(permit.reusableUntil()),
+                id -> releaseLater(lane, semaphore, id)));
         }
 
         /** What a closing lease calls: true when its permit was kept here instead of going back to Redis. */
@@ -281,8 +329,7 @@ public class ClusterPermits implements AutoCloseable {
                     if (error != null) {
                         onFailure.accept(error);
                     }
-                }), () -> {
-                });
+                }), () -> releaseLater(lane, semaphore, permit.permitId()));
             }
         }
     }

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 import io.sluice.governance.cluster.RedisGuard;
 
@@ -19,11 +20,12 @@ public final class PermitLease implements AutoCloseable {
     private final Semaphore local;
     private final Semaphore gate;
     private final Parking parking;
+    private final Consumer<String> releaseLater;
     private final AtomicBoolean released = new AtomicBoolean();
     private volatile boolean renewed;
 
     /** No permit needed (a provider without its own cap): closing and renewing it do nothing. */
-    public static final PermitLease NONE = new PermitLease("none", null, null, null, null, null, null);
+    public static final PermitLease NONE = new PermitLease("none", null, null, null, null, null, null, null);
 
     /** Where a closing permit may be kept for this instance's next call instead of going back to Redis. */
     @FunctionalInterface
@@ -33,7 +35,7 @@ public final class PermitLease implements AutoCloseable {
     }
 
     private PermitLease(String lane, String permitId, RPermitExpirableSemaphore semaphore, RedisGuard guard, Semaphore local,
-            Semaphore gate, Parking parking) {
+            Semaphore gate, Parking parking, Consumer<String> releaseLater) {
         this.lane = lane;
         this.permitId = permitId;
         this.semaphore = semaphore;
@@ -41,16 +43,20 @@ public final class PermitLease implements AutoCloseable {
         this.local = local;
         this.gate = gate;
         this.parking = parking;
+        this.releaseLater = releaseLater;
     }
 
-    /** {@code parking} null: the permit always goes back to Redis. */
+    /**
+     * {@code parking} null: the permit always goes back to Redis; {@code releaseLater} takes the release Redis did not
+     * (unreachable, timed out) to send it again.
+     */
     static PermitLease clustered(String lane, String permitId, RPermitExpirableSemaphore semaphore, RedisGuard guard,
-            Semaphore gate, Parking parking) {
-        return new PermitLease(lane, permitId, semaphore, guard, null, gate, parking);
+            Semaphore gate, Parking parking, Consumer<String> releaseLater) {
+        return new PermitLease(lane, permitId, semaphore, guard, null, gate, parking, releaseLater);
     }
 
     static PermitLease local(String lane, Semaphore semaphore, Semaphore gate) {
-        return new PermitLease(lane, null, null, null, semaphore, gate, null);
+        return new PermitLease(lane, null, null, null, semaphore, gate, null, null);
     }
 
     public String lane() {
@@ -94,8 +100,7 @@ public final class PermitLease implements AutoCloseable {
                         if (error != null) {
                             onFailure.accept(error);
                         }
-                    }), () -> {
-                    });
+                    }), () -> releaseLater.accept(permitId));
                 }
             } finally {
                 gate.release();
