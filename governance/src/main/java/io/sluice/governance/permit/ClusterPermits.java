@@ -87,12 +87,22 @@ public class ClusterPermits implements AutoCloseable {
     private static final Duration RETRY_RELEASES_EVERY = Duration.ofMillis(250);
 
     /**
-     * Sends a release again later. Dropped, a failed release left the permit held in Redis until its lease ended
-     * (30 s by default): under a burst that starved the JVM of CPU, hundreds of permits stayed taken after their calls.
+     * Sends a permit back to Redis without waiting. A release Redis does not take (unreachable, or the command timed
+     * out) is sent again by {@link #retryReleases} until the permit's lease would have ended: dropped, it left the
+     * permit held in Redis for a whole lease (30 s by default), and a burst that starved the JVM of CPU left hundreds
+     * of permits taken after their calls. tryRelease: a permit whose lease already ended is simply gone, not an error.
      */
-    void releaseLater(String lane, RPermitExpirableSemaphore semaphore, String permitId) {
+    void release(String lane, RPermitExpirableSemaphore semaphore, String permitId) {
         long lease = properties.lane(lane).lease().toNanos() + reuseWindowNanos;
-        pendingReleases.add(new PendingRelease(semaphore, permitId, System.nanoTime() + lease));
+        send(new PendingRelease(semaphore, permitId, System.nanoTime() + lease));
+    }
+
+    private void send(PendingRelease release) {
+        guard.async(onFailure -> release.semaphore().tryReleaseAsync(release.permitId()).whenComplete((released, error) -> {
+            if (error != null) {
+                onFailure.accept(error);
+            }
+        }), () -> pendingReleases.add(release));
     }
 
     /** Permits whose release is waiting to be sent to Redis again. */
@@ -110,11 +120,7 @@ public class ClusterPermits implements AutoCloseable {
             if (System.nanoTime() - pending.leaseEndsAt() >= 0) {
                 continue; // its lease has ended: Redis has the permit back already
             }
-            guard.async(onFailure -> pending.semaphore().tryReleaseAsync(pending.permitId()).whenComplete((released, error) -> {
-                if (error != null) {
-                    onFailure.accept(error);
-                }
-            }), () -> pendingReleases.add(pending));
+            send(pending);
         }
     }
 
@@ -181,7 +187,7 @@ public class ClusterPermits implements AutoCloseable {
                 }
                 return Optional.of(PermitLease.clustered(lane, permitId, semaphore, guard, gate,
                     reuseWindowNanos == 0 ? null : kept.parking(acquiredAt + reuseWindowNanos),
-                    id -> releaseLater(lane, semaphore, id)));
+                    id -> release(lane, semaphore, id)));
             }, () -> localShare(lane, policy).tryAcquire(lane, Duration.ofMillis(remainingMillis), gate));
         } catch (RuntimeException e) {
             gate.release();
@@ -302,7 +308,7 @@ public class ClusterPermits implements AutoCloseable {
             }
             reused.increment();
             return Optional.of(PermitLease.clustered(lane, permit.permitId(), semaphore, guard, gate, parking(permit.reusableUntil()),
-                id -> releaseLater(lane, semaphore, id)));
+                id -> release(lane, semaphore, id)));
         }
 
         /** What a closing lease calls: true when its permit was kept here instead of going back to Redis. */
@@ -325,11 +331,7 @@ public class ClusterPermits implements AutoCloseable {
                     guard.call(() -> semaphore.tryRelease(permit.permitId()), () -> false);
                     continue;
                 }
-                guard.async(onFailure -> semaphore.tryReleaseAsync(permit.permitId()).whenComplete((released, error) -> {
-                    if (error != null) {
-                        onFailure.accept(error);
-                    }
-                }), () -> releaseLater(lane, semaphore, permit.permitId()));
+                release(lane, semaphore, permit.permitId());
             }
         }
     }

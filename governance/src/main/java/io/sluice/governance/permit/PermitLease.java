@@ -20,7 +20,7 @@ public final class PermitLease implements AutoCloseable {
     private final Semaphore local;
     private final Semaphore gate;
     private final Parking parking;
-    private final Consumer<String> releaseLater;
+    private final Consumer<String> release;
     private final AtomicBoolean released = new AtomicBoolean();
     private volatile boolean renewed;
 
@@ -35,7 +35,7 @@ public final class PermitLease implements AutoCloseable {
     }
 
     private PermitLease(String lane, String permitId, RPermitExpirableSemaphore semaphore, RedisGuard guard, Semaphore local,
-            Semaphore gate, Parking parking, Consumer<String> releaseLater) {
+            Semaphore gate, Parking parking, Consumer<String> release) {
         this.lane = lane;
         this.permitId = permitId;
         this.semaphore = semaphore;
@@ -43,16 +43,16 @@ public final class PermitLease implements AutoCloseable {
         this.local = local;
         this.gate = gate;
         this.parking = parking;
-        this.releaseLater = releaseLater;
+        this.release = release;
     }
 
     /**
-     * {@code parking} null: the permit always goes back to Redis; {@code releaseLater} takes the release Redis did not
-     * (unreachable, timed out) to send it again.
+     * {@code parking} null: the permit always goes back to Redis; {@code release} sends it there (and again if Redis
+     * does not take it).
      */
     static PermitLease clustered(String lane, String permitId, RPermitExpirableSemaphore semaphore, RedisGuard guard,
-            Semaphore gate, Parking parking, Consumer<String> releaseLater) {
-        return new PermitLease(lane, permitId, semaphore, guard, null, gate, parking, releaseLater);
+            Semaphore gate, Parking parking, Consumer<String> release) {
+        return new PermitLease(lane, permitId, semaphore, guard, null, gate, parking, release);
     }
 
     static PermitLease local(String lane, Semaphore semaphore, Semaphore gate) {
@@ -94,13 +94,8 @@ public final class PermitLease implements AutoCloseable {
                 } else if (parking != null && !renewed && parking.park(permitId)) {
                     // kept for this instance's next call: no Redis round trip now or then
                 } else {
-                    // tryRelease: a permit whose lease already expired is simply gone, not an error.
-                    // Not awaited: the caller returns at once; waiters are woken by Redis when it lands.
-                    guard.async(onFailure -> semaphore.tryReleaseAsync(permitId).whenComplete((released, error) -> {
-                        if (error != null) {
-                            onFailure.accept(error);
-                        }
-                    }), () -> releaseLater.accept(permitId));
+                    // not awaited: the caller returns at once; waiters are woken by Redis when it lands
+                    release.accept(permitId);
                 }
             } finally {
                 gate.release();

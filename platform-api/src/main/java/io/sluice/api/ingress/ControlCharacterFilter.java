@@ -133,10 +133,13 @@ public class ControlCharacterFilter extends OncePerRequestFilter {
                     }
                     i += 4;
                 }
-            } else if (b == 0x7f) {
+            } else if (b == 0x7f && SafeText.forbiddenInText(b)) {
                 return b;
-            } else if (b == 0xc2 && i + 1 < length && (json[i + 1] & 0xff) <= 0x9f && (json[i + 1] & 0xff) >= 0x80) {
-                return json[i + 1] & 0xff; // U+0080-U+009F
+            } else if (b == 0xc2 && i + 1 < length && (json[i + 1] & 0xc0) == 0x80) {
+                int code = 0x80 | (json[i + 1] & 0x3f); // a two-byte character led by 0xC2: U+0080-U+00BF
+                if (SafeText.forbiddenInText(code)) {
+                    return code;
+                }
             }
         }
         return -1;
