@@ -1,5 +1,6 @@
 package io.sluice.console;
 
+import io.sluice.api.ApiPaths;
 import java.io.IOException;
 
 import jakarta.servlet.DispatcherType;
@@ -46,7 +47,7 @@ class ConsoleResourceUrlsConfiguration {
         }
 
         static boolean machineEndpoint(String path) {
-            return path.startsWith("/api/") || path.startsWith("/v1/") || path.startsWith("/actuator/");
+            return ApiPaths.machine(path);
         }
     }
 }

@@ -2,6 +2,7 @@ package io.sluice.console.security;
 
 import java.time.Duration;
 
+import io.sluice.api.ApiPaths;
 import io.sluice.api.ingress.SourceAddressLimiter;
 import io.sluice.console.users.ConsoleUsers;
 
@@ -83,7 +84,7 @@ public class ConsoleSecurityConfiguration {
     @Bean
     @Order(1)
     SecurityFilterChain machineEndpoints(HttpSecurity http) throws Exception {
-        http.securityMatcher("/api/**", "/v1/**", "/actuator/**")
+        http.securityMatcher(ApiPaths.MACHINE_PATTERNS)
             .authorizeHttpRequests(requests -> requests.anyRequest().permitAll())
             .csrf(csrf -> csrf.disable())
             .sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))

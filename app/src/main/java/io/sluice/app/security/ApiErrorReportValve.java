@@ -7,6 +7,7 @@ import org.apache.catalina.connector.Request;
 import org.apache.catalina.connector.Response;
 import org.apache.catalina.valves.ErrorReportValve;
 
+import io.sluice.api.ApiPaths;
 import io.sluice.api.problem.ApiErrorResponses;
 import io.sluice.problem.ProblemTypes;
 
@@ -26,7 +27,7 @@ public class ApiErrorReportValve extends ErrorReportValve {
     protected void report(Request request, Response response, Throwable throwable) {
         int status = response.getStatus();
         String path = request.getRequestURI();
-        if (status < 400 || path == null || !(path.startsWith("/api/") || ApiErrorResponses.openAi(path))) {
+        if (status < 400 || !ApiPaths.api(path)) {
             super.report(request, response, throwable);
             return;
         }

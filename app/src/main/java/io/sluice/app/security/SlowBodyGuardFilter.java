@@ -20,6 +20,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 
+import io.sluice.api.ApiPaths;
 import io.sluice.api.problem.ApiErrorResponses;
 import io.sluice.problem.ProblemTypes;
 
@@ -95,7 +96,7 @@ public class SlowBodyGuardFilter extends OncePerRequestFilter {
         }
         response.resetBuffer();
         String path = request.getRequestURI();
-        if (path.startsWith("/api/") || ApiErrorResponses.openAi(path)) {
+        if (ApiPaths.api(path)) {
             ApiErrorResponses.write(request, response, 408, ProblemTypes.REQUEST_TIMEOUT, "Request timeout",
                 "The request body arrived too slowly (below " + limits.minDataRate() + " bytes/s) or not within "
                     + limits.maxBodyReadTime().toSeconds() + " s.");

@@ -9,6 +9,7 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
+import io.sluice.api.ApiPaths;
 import io.sluice.api.ingress.SourceAddressLimiter;
 import io.sluice.api.problem.ApiErrorResponses;
 import io.sluice.problem.ProblemTypes;
@@ -51,8 +52,7 @@ public class ApiKeyFilter extends OncePerRequestFilter {
 
     @Override
     protected boolean shouldNotFilter(HttpServletRequest request) {
-        String path = request.getRequestURI();
-        return !(path.startsWith("/api/") || path.startsWith("/v1/"));
+        return !ApiPaths.api(request.getRequestURI());
     }
 
     @Override

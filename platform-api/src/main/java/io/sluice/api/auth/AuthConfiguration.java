@@ -4,6 +4,7 @@ import java.util.List;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
+import io.sluice.api.ApiPaths;
 import io.sluice.api.ingress.SourceAddressLimiter;
 import io.sluice.web.audit.AuditTrail;
 
@@ -68,7 +69,7 @@ public class AuthConfiguration {
         return new WebMvcConfigurer() {
             @Override
             public void addInterceptors(InterceptorRegistry registry) {
-                registry.addInterceptor(new ApiAuditInterceptor(audit)).addPathPatterns("/api/**", "/v1/**");
+                registry.addInterceptor(new ApiAuditInterceptor(audit)).addPathPatterns(ApiPaths.API_PATTERNS);
             }
 
             @Override

@@ -9,6 +9,7 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
+import io.sluice.api.ApiPaths;
 import io.sluice.problem.ProblemTypes;
 
 import org.springframework.web.filter.OncePerRequestFilter;
@@ -30,7 +31,7 @@ public class ApiErrorDispatchFilter extends OncePerRequestFilter {
     @Override
     protected boolean shouldNotFilter(HttpServletRequest request) {
         return !(request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI) instanceof String path)
-            || !(path.startsWith("/api/") || ApiErrorResponses.openAi(path));
+            || !ApiPaths.api(path);
     }
 
     @Override

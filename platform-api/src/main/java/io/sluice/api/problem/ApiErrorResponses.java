@@ -6,6 +6,7 @@ import java.net.URI;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
+import io.sluice.api.ApiPaths;
 import io.sluice.api.openai.OpenAiError;
 import io.sluice.problem.ProblemResponses;
 import io.sluice.problem.ProblemTypes;
@@ -18,11 +19,6 @@ import io.sluice.problem.ProblemTypes;
 public final class ApiErrorResponses {
 
     private ApiErrorResponses() {
-    }
-
-    /** Whether the path belongs to the OpenAI-compatible front door. */
-    public static boolean openAi(String path) {
-        return path != null && (path.equals("/v1") || path.startsWith("/v1/"));
     }
 
     public static void write(HttpServletRequest request, HttpServletResponse response, int status, URI type,
@@ -39,7 +35,7 @@ public final class ApiErrorResponses {
         response.setHeader("X-Content-Type-Options", "nosniff");
         response.setHeader("X-Frame-Options", "DENY");
         response.setHeader("Cache-Control", "no-cache, no-store, max-age=0, must-revalidate");
-        if (openAi(path)) {
+        if (ApiPaths.openAi(path)) {
             OpenAiError.write(response, status, openAiType(status), openAiCode(type), null, detail);
         } else {
             ProblemResponses.write(response, status, type, title, detail);
@@ -61,6 +57,9 @@ public final class ApiErrorResponses {
             return "invalid_api_key";
         }
         String path = type.getPath();
+        if (path == null) {
+            return null; // about:blank and other opaque types name no code
+        }
         return path.substring(path.lastIndexOf('/') + 1).replace('-', '_');
     }
 }
