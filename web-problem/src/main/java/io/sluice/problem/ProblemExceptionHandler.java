@@ -6,6 +6,8 @@ import java.util.stream.Collectors;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.TransientDataAccessException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
@@ -25,8 +27,8 @@ import tools.jackson.databind.DatabindException;
 /**
  * What every Sluice API does with errors that are not its own: validation (400 invalid-request, the
  * field errors listed), unreadable bodies (400 malformed-request, naming the field, never echoing the
- * payload), Spring MVC's standard errors (their status, a stable type) and anything unexpected (500,
- * logged, nothing leaked). Each API's {@code @RestControllerAdvice} extends it and adds its own.
+ * payload), Spring MVC's standard errors (their status, a stable type), a database that cannot answer
+ * right now (503 store-unavailable with Retry-After) and anything unexpected (500, logged, nothing leaked). Each API's {@code @RestControllerAdvice} extends it and adds its own.
  */
 public abstract class ProblemExceptionHandler extends ResponseEntityExceptionHandler {
 
@@ -61,6 +63,35 @@ public abstract class ProblemExceptionHandler extends ResponseEntityExceptionHan
         ProblemDetail problem = problem(HttpStatus.BAD_REQUEST, ProblemTypes.MALFORMED_REQUEST, "Malformed request",
             describe(ex));
         return handleExceptionInternal(ex, problem, headers, HttpStatus.BAD_REQUEST, request);
+    }
+
+    /**
+     * How long a client is asked to wait when a store cannot answer: a pool that ran dry under a burst, a
+     * statement timeout or a fail-over usually clears within seconds.
+     */
+    public static final long STORE_RETRY_AFTER_SECONDS = 2;
+
+    /**
+     * A database that cannot answer right now (no connection within the pool's timeout, the server gone, a
+     * statement timed out or was cancelled) is not a fault of the request: 503 with Retry-After, so clients
+     * and load balancers back off and retry, instead of a 500 they would report as a bug.
+     */
+    @ExceptionHandler({DataAccessResourceFailureException.class, TransientDataAccessException.class})
+    ResponseEntity<ProblemDetail> databaseUnavailable(RuntimeException ex) {
+        return storeUnavailable("database", ex);
+    }
+
+    /** 503 store-unavailable with Retry-After, the store named in the log only (never the request). */
+    protected static ResponseEntity<ProblemDetail> storeUnavailable(String store, RuntimeException ex) {
+        Throwable cause = ex;
+        while (cause.getCause() != null && cause.getCause() != cause) {
+            cause = cause.getCause();
+        }
+        log.warn("the {} could not answer an API request: {}: {}", store, ex.getClass().getSimpleName(), cause.toString());
+        return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+            .header(HttpHeaders.RETRY_AFTER, Long.toString(STORE_RETRY_AFTER_SECONDS))
+            .body(problem(HttpStatus.SERVICE_UNAVAILABLE, ProblemTypes.STORE_UNAVAILABLE, "Store unavailable",
+                "A store this request needs cannot answer right now; retry after the Retry-After header."));
     }
 
     @ExceptionHandler(Exception.class)

@@ -50,6 +50,11 @@ public final class ProblemTypes {
     public static final URI BUDGET_EXCEEDED = URI.create(BASE + "budget-exceeded");
     /** A pair-verifier version may not be activated (worse than the answering one, or no L0 point): force it. */
     public static final URI MODEL_NOT_BETTER = URI.create(BASE + "model-not-better");
+    /**
+     * A store the request needs (PostgreSQL, Redis) cannot answer right now: no connection within the pool's
+     * timeout, the server unreachable, a command or statement timed out. 503; retry after Retry-After.
+     */
+    public static final URI STORE_UNAVAILABLE = URI.create(BASE + "store-unavailable");
     /** Something failed on our side; the request id is in the log. */
     public static final URI INTERNAL = URI.create(BASE + "internal");
 

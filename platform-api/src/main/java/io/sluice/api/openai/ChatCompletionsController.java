@@ -27,6 +27,7 @@ import io.sluice.api.chat.ChatRequest;
 import io.sluice.api.ingress.GlobalLimiter;
 import io.sluice.api.chat.SemanticCache;
 import io.sluice.api.openai.keys.KeyBudgets;
+import io.sluice.api.problem.StoreFailures;
 import io.sluice.api.openai.keys.KeyPolicy;
 import io.sluice.api.openai.keys.RequestLog;
 import io.sluice.api.ingress.UserTokenBucket;
@@ -156,10 +157,16 @@ public class ChatCompletionsController {
         Trace trace = new Trace(client.id(), body.path("user").asString("openai"), body.path("model").asString(""),
             body.path("stream").asBoolean(false));
         ResponseEntity<?> response = null;
+        RuntimeException failure = null;
         try {
             response = handle(client, body, servletRequest, servletResponse, trace);
+        } catch (RuntimeException e) {
+            failure = e; // answered by the exception handlers: logged with the status they give it, not as a 200
+            trace.errorCode = StoreFailures.unavailable(e) ? "store_unavailable" : "internal";
+            throw e;
         } finally {
-            int status = response != null ? response.getStatusCode().value() : servletResponse.getStatus();
+            int status = response != null ? response.getStatusCode().value()
+                : failure != null ? (StoreFailures.unavailable(failure) ? 503 : 500) : servletResponse.getStatus();
             requestLog.write(new RequestLog.Entry(null, client.id(), trace.user, trace.model, trace.route, trace.provider,
                 status, trace.tier.name(), (int) ((System.nanoTime() - started) / 1_000_000), trace.promptTokens,
                 trace.completionTokens, trace.stream, status >= 400 ? trace.errorCode : null));

@@ -9,6 +9,8 @@ import io.sluice.governance.permit.SaturatedException;
 import io.sluice.problem.ProblemExceptionHandler;
 import io.sluice.problem.ProblemTypes;
 
+import org.redisson.client.RedisConnectionException;
+import org.redisson.client.RedisTimeoutException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
@@ -32,6 +34,12 @@ public class ApiExceptionHandler extends ProblemExceptionHandler {
         ProblemDetail problem = problem(HttpStatus.SERVICE_UNAVAILABLE, ProblemTypes.SATURATED, "Saturated",
             "All answering capacity is busy right now; please retry shortly.");
         return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).header(HttpHeaders.RETRY_AFTER, "1").body(problem);
+    }
+
+    /** Redis unreachable or too slow where a step could not go on without it: 503 with Retry-After, like the database. */
+    @ExceptionHandler({RedisConnectionException.class, RedisTimeoutException.class})
+    ResponseEntity<ProblemDetail> redisUnavailable(RuntimeException ex) {
+        return storeUnavailable("Redis", ex);
     }
 
     @ExceptionHandler(RateLimitedException.class)
