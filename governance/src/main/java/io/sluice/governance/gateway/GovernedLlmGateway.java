@@ -78,6 +78,8 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
                     ConsecutiveFailureBreaker::openings);
             }
         }
+        // releases Redis did not take, waiting for their retry: above 0 for long means permits held for nothing
+        metrics.gauge("sluice.gateway.permits.releases.pending", permits, ClusterPermits::pendingReleases);
         ProviderPool.Member first = providers.members().iterator().next();
         // read through the member: a live change replaces its window
         metrics.gauge("sluice.gateway.tpm.remaining", first, m -> m.tokens().limit() <= 0 ? -1 : m.tokens().remaining());

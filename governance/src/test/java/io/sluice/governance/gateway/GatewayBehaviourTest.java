@@ -181,5 +181,7 @@ class GatewayBehaviourTest {
         assertThat(registry.get("sluice.gateway.permits.total").tags("lane", "interactive").gauge().value()).isEqualTo(8);
         assertThat(registry.get("sluice.gateway.permit.wait").tags("lane", "interactive").timer().count()).isEqualTo(2);
         assertThat(registry.get("sluice.gateway.inflight").tags("lane", "interactive").gauge().value()).isZero();
+        assertThat(registry.get("sluice.gateway.permits.releases.pending").gauge().value())
+            .as("every release reached Redis").isZero();
     }
 }
