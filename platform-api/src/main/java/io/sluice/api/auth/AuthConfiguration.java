@@ -60,10 +60,7 @@ public class AuthConfiguration {
         return registration;
     }
 
-    /**
-     * Every successful state change through the API gets an audit entry (actor = the client); an endpoint's
-     * {@link ApiClient} parameter is the authenticated caller.
-     */
+    /** Every successful state change through the API gets an audit entry (actor = the client). */
     @Bean
     WebMvcConfigurer apiAudit(AuditTrail audit) {
         return new WebMvcConfigurer() {
@@ -71,7 +68,13 @@ public class AuthConfiguration {
             public void addInterceptors(InterceptorRegistry registry) {
                 registry.addInterceptor(new ApiAuditInterceptor(audit)).addPathPatterns(ApiPaths.API_PATTERNS);
             }
+        };
+    }
 
+    /** An endpoint's {@link ApiClient} parameter is the caller the API-key filter authenticated. */
+    @Bean
+    WebMvcConfigurer apiClientParameters() {
+        return new WebMvcConfigurer() {
             @Override
             public void addArgumentResolvers(List<HandlerMethodArgumentResolver> resolvers) {
                 resolvers.add(new ApiClientArgumentResolver());
