@@ -122,6 +122,23 @@ class OpenAiFrontDoorTest {
             .addSystemMessage("You answer customer questions.").addUserMessage(question).build();
     }
 
+    @Autowired
+    org.springframework.boot.web.server.servlet.context.ServletWebServerApplicationContext webContext;
+
+    @Test
+    void everyRequestPassesOnlyTheServletFiltersThePlatformUses() {
+        var tomcat = ((org.springframework.boot.tomcat.TomcatWebServer) webContext.getWebServer()).getTomcat();
+        var context = (org.apache.catalina.Context) tomcat.getHost().findChildren()[0];
+        List<String> filters = java.util.Arrays.stream(context.findFilterMaps())
+            .map(org.apache.tomcat.util.descriptor.web.FilterMap::getFilterName).toList();
+
+        assertThat(filters).as("the guards and the security chain").contains("apiKeyFilter", "requestSizeLimitFilter",
+            "controlCharacterFilter", "springSecurityFilterChain");
+        assertThat(filters).as("no WebSocket endpoint, no form body on PUT/PATCH/DELETE: their filters would run anyway")
+            .doesNotContain("Tomcat WebSocket (JSR356) Filter", "formContentFilter");
+        assertThat(context.getApplicationLifecycleListeners()).as("no WebSocket session listener").isEmpty();
+    }
+
     @Test
     void modelsListsTheConfiguredGatewayRoutes() {
         List<String> ids = openai.models().list().data().stream().map(Model::id).toList();
