@@ -17,6 +17,7 @@ import org.springframework.security.authentication.ProviderManager;
 import org.springframework.security.config.ObjectPostProcessor;
 import org.springframework.security.authentication.dao.DaoAuthenticationProvider;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.annotation.web.configuration.WebSecurityCustomizer;
 import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.config.observation.SecurityObservationSettings;
 import org.springframework.security.core.userdetails.User;
@@ -25,6 +26,7 @@ import org.springframework.security.core.userdetails.UsernameNotFoundException;
 import org.springframework.security.crypto.bcrypt.BCryptPasswordEncoder;
 import org.springframework.security.crypto.password.PasswordEncoder;
 import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.firewall.HttpFirewall;
 import org.springframework.security.web.header.HeaderWriterFilter;
 
 /**
@@ -47,6 +49,17 @@ public class ConsoleSecurityConfiguration {
     @Bean
     SecurityObservationSettings securityObservationSettings() {
         return SecurityObservationSettings.noObservations();
+    }
+
+    /** Spring Security's strict firewall with the same text rules, checked without regular expressions. */
+    @Bean
+    HttpFirewall httpFirewall() {
+        return FirewallTextRules.strictFirewall();
+    }
+
+    @Bean
+    WebSecurityCustomizer strictFirewallWithoutRegularExpressions(HttpFirewall httpFirewall) {
+        return web -> web.httpFirewall(httpFirewall);
     }
 
     /** 5 failures per account and address, 50 per account from anywhere, within 5 minutes. */

@@ -137,6 +137,15 @@ class OpenAiFrontDoorTest {
         assertThat(filters).as("no WebSocket endpoint, no form body on PUT/PATCH/DELETE: their filters would run anyway")
             .doesNotContain("Tomcat WebSocket (JSR356) Filter", "formContentFilter");
         assertThat(context.getApplicationLifecycleListeners()).as("no WebSocket session listener").isEmpty();
+        // the bean is Spring MVC's composite around the proxy that holds the chains: the inner one filters
+        Object securityChains = webContext.getBean("springSecurityFilterChain");
+        while (org.springframework.util.ReflectionUtils.findField(securityChains.getClass(), "springSecurityFilterChain") != null) {
+            securityChains = org.springframework.test.util.ReflectionTestUtils.getField(securityChains, "springSecurityFilterChain");
+        }
+        assertThat(((org.springframework.security.web.FilterChainProxy) securityChains).getFilterChains()).isNotEmpty();
+        assertThat(org.springframework.test.util.ReflectionTestUtils.getField(securityChains, "firewall"))
+            .as("the firewall with the regex-free text rules").isSameAs(
+                webContext.getBean(org.springframework.security.web.firewall.HttpFirewall.class));
     }
 
     @Test
