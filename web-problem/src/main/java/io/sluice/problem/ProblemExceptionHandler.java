@@ -7,7 +7,8 @@ import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessResourceFailureException;
-import org.springframework.dao.TransientDataAccessException;
+import org.springframework.dao.QueryTimeoutException;
+import org.springframework.dao.TransientDataAccessResourceException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
@@ -28,7 +29,8 @@ import tools.jackson.databind.DatabindException;
  * What every Sluice API does with errors that are not its own: validation (400 invalid-request, the
  * field errors listed), unreadable bodies (400 malformed-request, naming the field, never echoing the
  * payload), Spring MVC's standard errors (their status, a stable type), a database that cannot answer
- * right now (503 store-unavailable with Retry-After) and anything unexpected (500, logged, nothing leaked). Each API's {@code @RestControllerAdvice} extends it and adds its own.
+ * right now (503 store-unavailable with Retry-After) and anything unexpected (500, logged, nothing
+ * leaked). Each API's {@code @RestControllerAdvice} extends it and adds its own.
  */
 public abstract class ProblemExceptionHandler extends ResponseEntityExceptionHandler {
 
@@ -73,10 +75,12 @@ public abstract class ProblemExceptionHandler extends ResponseEntityExceptionHan
 
     /**
      * A database that cannot answer right now (no connection within the pool's timeout, the server gone, a
-     * statement timed out or was cancelled) is not a fault of the request: 503 with Retry-After, so clients
-     * and load balancers back off and retry, instead of a 500 they would report as a bug.
+     * statement timed out) is not a fault of the request: 503 with Retry-After, so clients and load balancers
+     * back off and retry, instead of a 500 they would report as a bug. Lock and version conflicts are not
+     * this: they stay with the endpoint's own handling.
      */
-    @ExceptionHandler({DataAccessResourceFailureException.class, TransientDataAccessException.class})
+    @ExceptionHandler({DataAccessResourceFailureException.class, TransientDataAccessResourceException.class,
+        QueryTimeoutException.class})
     ResponseEntity<ProblemDetail> databaseUnavailable(RuntimeException ex) {
         return storeUnavailable("database", ex);
     }

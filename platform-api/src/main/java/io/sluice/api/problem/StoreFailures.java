@@ -3,7 +3,8 @@ package io.sluice.api.problem;
 import org.redisson.client.RedisConnectionException;
 import org.redisson.client.RedisTimeoutException;
 import org.springframework.dao.DataAccessResourceFailureException;
-import org.springframework.dao.TransientDataAccessException;
+import org.springframework.dao.QueryTimeoutException;
+import org.springframework.dao.TransientDataAccessResourceException;
 
 /**
  * The failures that mean "a store cannot answer right now", which the exception handlers answer with 503
@@ -16,7 +17,8 @@ public final class StoreFailures {
     }
 
     public static boolean unavailable(Throwable failure) {
-        return failure instanceof DataAccessResourceFailureException || failure instanceof TransientDataAccessException
+        return failure instanceof DataAccessResourceFailureException
+            || failure instanceof TransientDataAccessResourceException || failure instanceof QueryTimeoutException
             || failure instanceof RedisConnectionException || failure instanceof RedisTimeoutException;
     }
 }
