@@ -37,4 +37,12 @@ public record LlmMessage(Role role, String content, JsonNode toolCalls, String t
     public static LlmMessage tool(String toolCallId, String content) {
         return new LlmMessage(Role.TOOL, content, null, toolCallId, null);
     }
+
+    /**
+     * OpenAI's wire rule for a message that only called tools: its {@code content} is written as null, not "".
+     * Both directions use it: a prompt sent to the provider and an answer written to a front-door client.
+     */
+    public static boolean contentIsNull(String content, JsonNode toolCalls) {
+        return toolCalls != null && (content == null || content.isEmpty());
+    }
 }

@@ -246,7 +246,7 @@ public final class OpenAiCompatibleClient implements ProviderClient {
             for (LlmMessage m : call.messages()) {
                 json.writeStartObject();
                 json.writeStringProperty("role", ROLES.get(m.role()));
-                if (m.content().isEmpty() && m.toolCalls() != null) {
+                if (LlmMessage.contentIsNull(m.content(), m.toolCalls())) {
                     json.writeNullProperty("content");
                 } else {
                     json.writeStringProperty("content", m.content());

@@ -407,7 +407,7 @@ public class ChatCompletionsController {
                 out.writeNumberProperty("index", c.index());
                 out.writeObjectPropertyStart("message");
                 out.writeStringProperty("role", "assistant");
-                if (c.toolCalls() != null && c.text().isEmpty()) {
+                if (LlmMessage.contentIsNull(c.text(), c.toolCalls())) {
                     out.writeNullProperty("content");
                 } else {
                     out.writeStringProperty("content", c.text());
