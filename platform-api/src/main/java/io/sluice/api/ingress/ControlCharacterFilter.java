@@ -133,8 +133,8 @@ public class ControlCharacterFilter extends OncePerRequestFilter {
                     }
                     i += 4;
                 }
-            } else if (b == 0x7f && SafeText.forbiddenInText(b)) {
-                return b;
+            } else if (b == 0x7f) {
+                return b; // DEL: the one forbidden single byte that JSON allows raw in a string
             } else if (b == 0xc2 && i + 1 < length && (json[i + 1] & 0xc0) == 0x80) {
                 int code = 0x80 | (json[i + 1] & 0x3f); // a two-byte character led by 0xC2: U+0080-U+00BF
                 if (SafeText.forbiddenInText(code)) {

@@ -157,16 +157,18 @@ public class ChatCompletionsController {
         Trace trace = new Trace(client.id(), body.path("user").asString("openai"), body.path("model").asString(""),
             body.path("stream").asBoolean(false));
         ResponseEntity<?> response = null;
-        RuntimeException failure = null;
+        int failedWith = 0;
         try {
             response = handle(client, body, servletRequest, servletResponse, trace);
         } catch (RuntimeException e) {
-            failure = e; // answered by the exception handlers: logged with the status they give it, not as a 200
-            trace.errorCode = StoreFailures.unavailable(e) ? "store_unavailable" : "internal";
+            // answered by the exception handlers: logged with the status they give it, not as a 200
+            boolean store = StoreFailures.unavailable(e);
+            failedWith = store ? 503 : 500;
+            trace.errorCode = store ? "store_unavailable" : "internal";
             throw e;
         } finally {
             int status = response != null ? response.getStatusCode().value()
-                : failure != null ? (StoreFailures.unavailable(failure) ? 503 : 500) : servletResponse.getStatus();
+                : failedWith != 0 ? failedWith : servletResponse.getStatus();
             requestLog.write(new RequestLog.Entry(null, client.id(), trace.user, trace.model, trace.route, trace.provider,
                 status, trace.tier.name(), (int) ((System.nanoTime() - started) / 1_000_000), trace.promptTokens,
                 trace.completionTokens, trace.stream, status >= 400 ? trace.errorCode : null));

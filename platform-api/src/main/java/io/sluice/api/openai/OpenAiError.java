@@ -31,29 +31,29 @@ public final class OpenAiError {
      */
     public static void write(HttpServletResponse response, int status, String type, String code, String param,
             String message) throws IOException {
+        response.setStatus(status);
+        response.setContentType(MediaType.APPLICATION_JSON_VALUE);
+        response.setCharacterEncoding("UTF-8");
+        response.getWriter().write(tools.jackson.databind.json.JsonMapper.shared().writeValueAsString(body(type, code, param, message)));
+    }
+
+    /** The body, {@code {"error": {"message", "type", "param", "code"}}} in that order. */
+    public static Map<String, Object> body(String type, String code, String param, String message) {
         Map<String, Object> error = new LinkedHashMap<>();
         error.put("message", message);
         error.put("type", type);
         error.put("param", param);
         error.put("code", code);
-        response.setStatus(status);
-        response.setContentType(MediaType.APPLICATION_JSON_VALUE);
-        response.setCharacterEncoding("UTF-8");
-        response.getWriter().write(tools.jackson.databind.json.JsonMapper.shared().writeValueAsString(Map.of("error", error)));
+        return Map.of("error", error);
     }
 
     static ResponseEntity<Object> of(HttpStatus status, String type, String code, String param, String message,
             Duration retryAfter) {
-        Map<String, Object> error = new LinkedHashMap<>();
-        error.put("message", message);
-        error.put("type", type);
-        error.put("param", param);
-        error.put("code", code);
         ResponseEntity.BodyBuilder builder = ResponseEntity.status(status).contentType(MediaType.APPLICATION_JSON);
         if (retryAfter != null) {
             builder.header(HttpHeaders.RETRY_AFTER, Long.toString(Math.max(1, (retryAfter.toMillis() + 999) / 1000)));
         }
-        return builder.body(Map.of("error", error));
+        return builder.body(body(type, code, param, message));
     }
 
     static ResponseEntity<Object> invalid(String param, String message) {

@@ -1,9 +1,7 @@
 package io.sluice.api.problem;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
-
 import io.sluice.api.ApiPaths;
+import io.sluice.api.openai.OpenAiError;
 
 import org.springframework.core.MethodParameter;
 import org.springframework.http.MediaType;
@@ -37,12 +35,9 @@ public class OpenAiProblemShape implements ResponseBodyAdvice<Object> {
                 || !ApiPaths.openAi(servlet.getServletRequest().getRequestURI())) {
             return body;
         }
-        Map<String, Object> error = new LinkedHashMap<>();
-        error.put("message", problem.getDetail() != null ? problem.getDetail() : problem.getTitle());
-        error.put("type", ApiErrorResponses.openAiType(problem.getStatus()));
-        error.put("param", null);
-        error.put("code", problem.getType() != null ? ApiErrorResponses.openAiCode(problem.getType()) : null);
         response.getHeaders().setContentType(MediaType.APPLICATION_JSON);
-        return Map.of("error", error);
+        return OpenAiError.body(ApiErrorResponses.openAiType(problem.getStatus()),
+            problem.getType() != null ? ApiErrorResponses.openAiCode(problem.getType()) : null, null,
+            problem.getDetail() != null ? problem.getDetail() : problem.getTitle());
     }
 }

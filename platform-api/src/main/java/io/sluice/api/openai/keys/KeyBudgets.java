@@ -116,10 +116,10 @@ public class KeyBudgets {
         if (cached != null && fresh(cached.atNanos())) {
             return cached.value();
         }
-        boolean reading = cached != null && refreshing.add(clientId);
-        if (cached != null && !reading) {
-            return cached.value();
+        if (cached != null && !refreshing.add(clientId)) {
+            return cached.value(); // another caller of this key is reading it again
         }
+        boolean reading = cached != null;
         try {
             KeyPolicy policy = read(clientId);
             policies.put(clientId, new Cached<>(policy, System.nanoTime()));
