@@ -47,6 +47,28 @@ final class CapacityBench {
     /** One closed-loop leg. */
     record Leg(String name, String target, int connections, double seconds, long answers, long failures, long fiveXx,
             Histogram latency, Map<String, Duration> cpu) {
+
+        /** The legs of one target taken as one: answers, failures, seconds and CPU summed, latencies merged. */
+        static Leg pooled(List<Leg> legs) {
+            Leg first = legs.get(0);
+            Histogram latency = new Histogram(first.latency().getHighestTrackableValue(),
+                first.latency().getNumberOfSignificantValueDigits());
+            Map<String, Duration> cpu = new LinkedHashMap<>();
+            double seconds = 0;
+            long answers = 0;
+            long failures = 0;
+            long fiveXx = 0;
+            for (Leg leg : legs) {
+                latency.add(leg.latency());
+                leg.cpu().forEach((process, used) -> cpu.merge(process, used, Duration::plus));
+                seconds += leg.seconds();
+                answers += leg.answers();
+                failures += leg.failures();
+                fiveXx += leg.fiveXx();
+            }
+            return new Leg(first.name(), first.target(), first.connections(), seconds, answers, failures, fiveXx, latency, cpu);
+        }
+
         double perSecond() {
             return answers / seconds;
         }
@@ -161,9 +183,34 @@ final class CapacityBench {
             "completionTokens", tokens, "cutStreamAfterTokens", -1));
     }
 
-    /** Direct, Portkey, Sluice at each (latency, connections), alternating, after a warm-up of each path. */
-    List<Leg> throughput(double seconds, long[][] plan) throws InterruptedException {
-        List<Leg> legs = new ArrayList<>();
+    /**
+     * One (latency, connections) point: Sluice's own warm-up leg there, then two rounds of the targets, the second in
+     * the reverse order of the first (direct, Portkey, Sluice; then Sluice, Portkey, direct). Read as one, the rounds
+     * cancel what a leg's place in the run does to it (a box that slows down, a process that idled for a minute);
+     * apart, they show how far one leg of a target may be from its other.
+     */
+    record Point(String name, Leg warmUp, List<Leg> firstRound, List<Leg> secondRound) {
+
+        /** {@code target}'s leg in round 1 or 2. */
+        Leg leg(String target, int round) {
+            return (round == 1 ? firstRound : secondRound).stream().filter(l -> l.target().equals(target)).findFirst()
+                .orElseThrow();
+        }
+
+        /** {@code target}'s two legs taken as one. */
+        Leg pooled(String target) {
+            return Leg.pooled(List.of(leg(target, 1), leg(target, 2)));
+        }
+
+        /** The targets, in the first round's order. */
+        List<String> targets() {
+            return firstRound.stream().map(Leg::target).toList();
+        }
+    }
+
+    /** Each (latency, connections) point of {@code plan} as a {@link Point}, after a warm-up of each path. */
+    List<Point> throughput(double seconds, long[][] plan) throws InterruptedException {
+        List<Point> points = new ArrayList<>();
         latency(50, 0, 8);
         // C2 needs about a minute and a half of this load on 2 cores before Sluice's CPU per answer settles
         // (hand-run, quiet machine: 2.2 → 1.1 ms from the second to the fifth 20 s run)
@@ -171,20 +218,26 @@ final class CapacityBench {
         if (portkey != null) {
             closedLoop("warm-up", "portkey", 128, seconds);
         }
+        List<String> order = portkey == null ? List.of("direct", "sluice") : List.of("direct", "portkey", "sluice");
         for (long[] step : plan) {
             latency(step[0], 0, 8);
             String name = step[0] + " ms × " + step[1];
+            int connections = (int) step[1];
             // each point's own warm-up too: a thousand calls in flight take branches (a round trip per slow user,
             // parked permits, bigger batches) that 128 connections did not, and C2 recompiles them (JFR: 11-14 %
             // of Sluice's CPU in the measured leg without it)
-            closedLoop("warm-up " + name, "sluice", (int) step[1], seconds);
-            legs.add(closedLoop(name, "direct", (int) step[1], seconds));
-            if (portkey != null) {
-                legs.add(closedLoop(name, "portkey", (int) step[1], seconds));
+            Leg warmUp = closedLoop("warm-up " + name, "sluice", connections, seconds);
+            List<Leg> first = new ArrayList<>();
+            for (String target : order) {
+                first.add(closedLoop(name + ", round 1", target, connections, seconds));
             }
-            legs.add(closedLoop(name, "sluice", (int) step[1], seconds));
+            List<Leg> second = new ArrayList<>();
+            for (String target : order.reversed()) {
+                second.add(closedLoop(name + ", round 2", target, connections, seconds));
+            }
+            points.add(new Point(name, warmUp, first, second));
         }
-        return legs;
+        return points;
     }
 
     private Leg closedLoop(String name, String target, int connections, double seconds) throws InterruptedException {

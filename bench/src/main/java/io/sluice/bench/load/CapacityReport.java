@@ -38,40 +38,59 @@ final class CapacityReport {
         line("");
     }
 
-    void throughput(List<CapacityBench.Leg> legs) {
+    void throughput(List<CapacityBench.Point> points) {
         line("## Front door: calls in flight");
         line("");
         line("`POST /v1/chat/completions`, closed loop, each connection sends its next request when its answer is in;");
-        line("the mock answers after the fixed latency. *Added p99* = this target's p99 − direct's p99 at the same point.");
-        line("CPU = ms of CPU per answer of each process during the leg (Sluice's Redis counted with Sluice).");
+        line("the mock answers after the fixed latency. Each point runs two rounds, the second in the reverse order of the");
+        line("first; a row *both* is the target's two legs read as one (answers and CPU summed, latencies merged), and the");
+        line("goals are read on it. *× direct* and *added p99* (this target's p99 − direct's p99) compare with direct's leg");
+        line("of the same round, or with both of direct's legs. CPU = ms of CPU per answer of each process during the leg");
+        line("(Sluice's Redis counted with Sluice).");
         line("");
-        line("| latency × connections | target | answers/s | × direct | p50 ms | p99 ms | added p99 ms | failures | 5xx | CPU ms/answer |");
-        line("|---|---|---:|---:|---:|---:|---:|---:|---:|---|");
-        for (CapacityBench.Leg leg : legs) {
-            CapacityBench.Leg direct = legs.stream().filter(l -> l.name().equals(leg.name()) && l.target().equals("direct"))
-                .findFirst().orElse(leg);
-            line(String.format("| %s | %s | %.0f | %.2f | %.1f | %.1f | %s | %d | %d | %s |", leg.name(), leg.target(),
-                leg.perSecond(), leg.perSecond() / direct.perSecond(), leg.p(50), leg.p(99),
-                leg == direct ? "–" : String.format("%.1f", leg.p(99) - direct.p(99)), leg.failures(), leg.fiveXx(),
-                cpu(leg.cpu(), leg.answers())));
-        }
-        line("");
-        for (CapacityBench.Leg leg : legs) {
-            if (!leg.target().equals("sluice")) {
-                continue;
+        line("| latency × connections | round | target | answers/s | × direct | p50 ms | p99 ms | added p99 ms | failures | 5xx | CPU ms/answer |");
+        line("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|");
+        for (CapacityBench.Point point : points) {
+            for (int round = 1; round <= 2; round++) {
+                List<CapacityBench.Leg> legs = round == 1 ? point.firstRound() : point.secondRound();
+                for (CapacityBench.Leg leg : legs) {
+                    row(point.name(), Integer.toString(round), leg, point.leg("direct", round));
+                }
             }
-            CapacityBench.Leg direct = legs.stream().filter(l -> l.name().equals(leg.name()) && l.target().equals("direct"))
-                .findFirst().orElse(leg);
-            double ratio = leg.perSecond() / direct.perSecond();
-            double added = leg.p(99) - direct.p(99);
-            boolean slow = leg.name().startsWith("1000");
-            line(String.format("- %s: Sluice %.2f × direct (goal ≥ 0.9)%s; Sluice + Redis %.3f ms CPU per answer (goal ≤ 0.35): %s.",
-                leg.name(), ratio, slow ? String.format(", added p99 %.1f ms (goal ≤ 50)", added) : "",
-                leg.cpuMsPerAnswer(CapacityBench.SLUICE, CapacityBench.REDIS),
-                ratio >= 0.9 && (!slow || added <= 50) && leg.cpuMsPerAnswer(CapacityBench.SLUICE, CapacityBench.REDIS) <= 0.35
-                    ? "**met**" : "**not met**"));
+            for (String target : point.targets()) {
+                row(point.name(), "both", point.pooled(target), point.pooled("direct"));
+            }
         }
         line("");
+        for (CapacityBench.Point point : points) {
+            CapacityBench.Leg sluice = point.pooled(CapacityBench.SLUICE);
+            CapacityBench.Leg direct = point.pooled("direct");
+            double ratio = sluice.perSecond() / direct.perSecond();
+            double added = sluice.p(99) - direct.p(99);
+            double cpu = sluice.cpuMsPerAnswer(CapacityBench.SLUICE, CapacityBench.REDIS);
+            boolean slow = point.name().startsWith("1000");
+            line(String.format("- %s: Sluice %.2f × direct (goal ≥ 0.9)%s; Sluice + Redis %.3f ms CPU per answer (goal ≤ 0.35): %s."
+                + " By round: %s and %s; Sluice's warm-up leg at this point, just before round 1: %.0f answers/s, %.3f ms.",
+                point.name(), ratio, slow ? String.format(", added p99 %.1f ms (goal ≤ 50)", added) : "", cpu,
+                ratio >= 0.9 && (!slow || added <= 50) && cpu <= 0.35 ? "**met**" : "**not met**",
+                byRound(point, 1), byRound(point, 2), point.warmUp().perSecond(),
+                point.warmUp().cpuMsPerAnswer(CapacityBench.SLUICE, CapacityBench.REDIS)));
+        }
+        line("");
+    }
+
+    private void row(String point, String round, CapacityBench.Leg leg, CapacityBench.Leg direct) {
+        boolean isDirect = leg.target().equals("direct");
+        line(String.format("| %s | %s | %s | %.0f | %.2f | %.1f | %.1f | %s | %d | %d | %s |", point, round, leg.target(),
+            leg.perSecond(), leg.perSecond() / direct.perSecond(), leg.p(50), leg.p(99),
+            isDirect ? "–" : String.format("%.1f", leg.p(99) - direct.p(99)), leg.failures(), leg.fiveXx(),
+            cpu(leg.cpu(), leg.answers())));
+    }
+
+    private static String byRound(CapacityBench.Point point, int round) {
+        CapacityBench.Leg sluice = point.leg(CapacityBench.SLUICE, round);
+        return String.format("%.2f × and %.3f ms in round %d", sluice.perSecond() / point.leg("direct", round).perSecond(),
+            sluice.cpuMsPerAnswer(CapacityBench.SLUICE, CapacityBench.REDIS), round);
     }
 
     void noLlm(List<CapacityBench.Leg> legs) {
@@ -139,8 +158,8 @@ final class CapacityReport {
             .append(" `x-portkey-custom-host: <mock>/v1`\n");
         md.append("- Mock provider: io.sluice.mock (JDK HttpServer), fixed latency, no caps, no errors\n");
         md.append(String.format("- Closed-loop legs of %.0f s each after a warm-up of each path (Sluice's `/v1`: %.0f s at 128"
-            + " connections, then one leg at each point before its direct leg; `/api/v1/chat`: %.0f s per leg); order per"
-            + " point: direct, Portkey, Sluice. Each leg opens its"
+            + " connections, then one leg at each point before its first round; `/api/v1/chat`: %.0f s per leg); each"
+            + " point in two rounds: direct, Portkey, Sluice, then Sluice, Portkey, direct. Each leg opens its"
             + " connections at once and runs %.0f s before it measures (connection set-up and the first burst, the same for"
             + " every target)%n", seconds, CapacityBench.V1_WARM_UP_LEGS * seconds, CapacityBench.CHAT_WARM_UP_LEGS * seconds,
             CapacityBench.settleSeconds(seconds)));
