@@ -1,5 +1,7 @@
 package io.sluice.api;
 
+import java.util.List;
+
 /**
  * Which requests are machine endpoints, in one place: the filters that guard the API (key, size, control
  * characters, slow bodies, error shapes), the security chain and the console's page-only filters all ask here.
@@ -8,10 +10,10 @@ package io.sluice.api;
  */
 public final class ApiPaths {
 
-    /** The API-key endpoints as Spring path patterns. */
-    public static final String[] API_PATTERNS = {"/api/**", "/v1/**"};
+    /** The API-key endpoints as Spring path patterns (unmodifiable: every guard reads the same). */
+    public static final List<String> API_PATTERNS = List.of("/api/**", "/v1/**");
     /** Every machine endpoint (the API-key endpoints and actuator) as Spring path patterns. */
-    public static final String[] MACHINE_PATTERNS = {"/api/**", "/v1/**", "/actuator/**"};
+    public static final List<String> MACHINE_PATTERNS = List.of("/api/**", "/v1/**", "/actuator/**");
 
     private ApiPaths() {
     }

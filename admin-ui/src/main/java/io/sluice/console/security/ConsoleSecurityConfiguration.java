@@ -97,7 +97,7 @@ public class ConsoleSecurityConfiguration {
     @Bean
     @Order(1)
     SecurityFilterChain machineEndpoints(HttpSecurity http) throws Exception {
-        http.securityMatcher(ApiPaths.MACHINE_PATTERNS)
+        http.securityMatcher(ApiPaths.MACHINE_PATTERNS.toArray(String[]::new))
             .authorizeHttpRequests(requests -> requests.anyRequest().permitAll())
             .csrf(csrf -> csrf.disable())
             .sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
