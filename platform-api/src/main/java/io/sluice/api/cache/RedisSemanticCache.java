@@ -12,6 +12,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 import io.micrometer.core.instrument.Counter;
@@ -128,7 +129,9 @@ public final class RedisSemanticCache implements SemanticCache {
         """;
 
     private static final long POLL_MS = 25;
+    private static final long PURGE_LEADERS_EVERY_NANOS = 1_000_000_000L;
 
+    private final AtomicLong lastLeaderPurge = new AtomicLong(System.nanoTime());
     private final RedissonClient redisson;
     private final Embedder embedder;
     private final ObjectMapper json;
@@ -633,9 +636,14 @@ public final class RedisSemanticCache implements SemanticCache {
         }
     }
 
-    /** Leaders whose request threw never offer: forget them once their lease is over. */
+    /**
+     * Leaders whose request threw never offer: forget them once their lease is over. At most once a second: with
+     * thousands of live leaders (one per open stream) a scan per new leader was quadratic.
+     */
     private void purgeLeaders() {
-        if (leading.size() > 1000) {
+        long now = System.nanoTime();
+        long last = lastLeaderPurge.get();
+        if (leading.size() > 1000 && now - last >= PURGE_LEADERS_EVERY_NANOS && lastLeaderPurge.compareAndSet(last, now)) {
             leading.values().removeIf(f -> !f.live());
         }
     }
