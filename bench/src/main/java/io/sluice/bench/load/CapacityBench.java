@@ -136,6 +136,8 @@ final class CapacityBench {
 
     static final String SLUICE = "sluice";
     static final String REDIS = "redis";
+    /** The PostgreSQL both instances share (postmaster and backends): shown, never added to Sluice's figure. */
+    static final String POSTGRES = "postgres";
     static final String PROVIDER_KEY = "bench-provider-key";
 
     /** Permits, limits and caps out of the way: this measures how many calls the instance can hold. */

@@ -100,8 +100,9 @@ final class CapacityReport {
         line("FAQ tier: personal questions, never cached, on instance b whose L0 is capped at F1: each connection asks its");
         line("own question again and again (the F1 answer an instance keeps per question serves them, docs/chat.md), and");
         line("in the last leg every request asks a new one (another phone number each time: the knowledge is searched");
-        line("for every answer). An answer counts only if it is what was meant (`cached: true`, `tier: F1`). The CPU of");
-        line("the shared PostgreSQL (the vector tier's searches, the conversation records) is not in the CPU column.");
+        line("for every answer). An answer counts only if it is what was meant (`cached: true`, `tier: F1`). *postgres* is");
+        line("the shared PostgreSQL (postmaster and backends: the vector tier's searches, the conversation records), shown");
+        line("beside Sluice, not added to it.");
         line("");
         line("| leg | answers/s | p50 ms | p99 ms | failures | CPU ms/answer |");
         line("|---|---:|---:|---:|---:|---|");

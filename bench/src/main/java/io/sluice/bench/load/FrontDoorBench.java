@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -43,23 +44,49 @@ final class FrontDoorBench {
         }
     }
 
-    /** The processes whose CPU time a leg reads: the Sluice instance, the mock, this generator. */
-    record Processes(Map<String, ProcessHandle> byName) {
+    /**
+     * The processes whose CPU time a leg reads: the Sluice instance, the mock, this generator. A name in
+     * {@code trees} reads its process and every descendant (PostgreSQL: the postmaster and its backends).
+     */
+    record Processes(Map<String, ProcessHandle> byName, Set<String> trees) {
         Processes {
             byName = new LinkedHashMap<>(byName); // a copy, in the given order
+            trees = Set.copyOf(trees);
+        }
+
+        Processes(Map<String, ProcessHandle> byName) {
+            this(byName, Set.of());
         }
 
         /** These processes and one more. */
         Processes with(String name, ProcessHandle process) {
             Map<String, ProcessHandle> more = new LinkedHashMap<>(byName);
             more.put(name, process);
-            return new Processes(more);
+            return new Processes(more, trees);
+        }
+
+        /** These processes and one more whose descendants count with it. */
+        Processes withTree(String name, ProcessHandle process) {
+            Set<String> moreTrees = new java.util.HashSet<>(trees);
+            moreTrees.add(name);
+            return new Processes(with(name, process).byName(), moreTrees);
         }
 
         Map<String, Duration> cpuNow() {
             Map<String, Duration> now = new LinkedHashMap<>();
-            byName.forEach((name, p) -> now.put(name, p.info().totalCpuDuration().orElse(Duration.ZERO)));
+            byName.forEach((name, p) -> {
+                Duration used = cpu(p);
+                if (trees.contains(name)) {
+                    // a backend that ends within a leg takes its CPU with it: the pool's backends live for the run
+                    used = p.descendants().map(Processes::cpu).reduce(used, Duration::plus);
+                }
+                now.put(name, used);
+            });
             return now;
+        }
+
+        private static Duration cpu(ProcessHandle p) {
+            return p.info().totalCpuDuration().orElse(Duration.ZERO);
         }
 
         Map<String, Duration> since(Map<String, Duration> before) {

@@ -175,6 +175,12 @@ public final class LoadHarness {
             if (redis != null) {
                 processes = processes.with(CapacityBench.REDIS, redis);
             }
+            ProcessHandle postgres = Machine.postgresProcess(options.dbUrl());
+            if (postgres != null) {
+                processes = processes.withTree(CapacityBench.POSTGRES, postgres);
+            } else {
+                log("capacity: PostgreSQL's postmaster not found for " + options.dbUrl() + ": its CPU column stays empty");
+            }
             String portkeyDir = System.getenv().getOrDefault("SLUICE_BENCH_PORTKEY_DIR", "");
             String portkey = null;
             if (!portkeyDir.isBlank() && Files.exists(Path.of(portkeyDir, "node_modules/@portkey-ai/gateway"))) {

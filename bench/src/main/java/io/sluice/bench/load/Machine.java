@@ -41,6 +41,27 @@ final class Machine {
         }).findFirst().orElse(null);
     }
 
+    /** The postmaster serving {@code jdbcUrl}'s port (started with {@code -p PORT}), or null. */
+    static ProcessHandle postgresProcess(String jdbcUrl) {
+        int port = URI.create(jdbcUrl.replaceFirst("^jdbc:", "")).getPort();
+        return ProcessHandle.allProcesses().filter(p -> {
+            try {
+                String[] args = Files.readString(Path.of("/proc/" + p.pid() + "/cmdline")).split("\0");
+                if (args.length == 0 || !args[0].endsWith("/postgres")) {
+                    return false;
+                }
+                for (int i = 0; i + 1 < args.length; i++) {
+                    if (args[i].equals("-p") && args[i + 1].equals(Integer.toString(port))) {
+                        return true;
+                    }
+                }
+                return false;
+            } catch (IOException | RuntimeException e) {
+                return false;
+            }
+        }).findFirst().orElse(null);
+    }
+
     /** A process's resident set in MiB (/proc/PID/status VmRSS), NaN when unreadable. */
     static double rssMb(ProcessHandle process) {
         try {
