@@ -29,33 +29,35 @@ final class Machine {
 
     /** The local redis-server serving {@code url} (found by its port on the command line), or null. */
     static ProcessHandle redisProcess(String url) {
-        int port = URI.create(url).getPort();
+        String port = ":" + URI.create(url).getPort();
         // redis-server rewrites its title ("redis-server 127.0.0.1:PORT"): read as /proc shows it
-        return ProcessHandle.allProcesses().filter(p -> {
-            try {
-                String title = Files.readString(Path.of("/proc/" + p.pid() + "/cmdline")).replace('\0', ' ');
-                return title.startsWith("redis-server") && title.contains(":" + port);
-            } catch (IOException | RuntimeException e) {
-                return false;
-            }
-        }).findFirst().orElse(null);
+        return processWithArguments(args -> {
+            String title = String.join(" ", args);
+            return title.startsWith("redis-server") && title.contains(port);
+        });
     }
 
     /** The postmaster serving {@code jdbcUrl}'s port (started with {@code -p PORT}), or null. */
     static ProcessHandle postgresProcess(String jdbcUrl) {
-        int port = URI.create(jdbcUrl.replaceFirst("^jdbc:", "")).getPort();
+        String port = Integer.toString(URI.create(jdbcUrl.replaceFirst("^jdbc:", "")).getPort());
+        return processWithArguments(args -> {
+            if (args.length == 0 || !args[0].endsWith("/postgres")) {
+                return false;
+            }
+            for (int i = 0; i + 1 < args.length; i++) {
+                if (args[i].equals("-p") && args[i + 1].equals(port)) {
+                    return true;
+                }
+            }
+            return false;
+        });
+    }
+
+    /** The first process whose command line ({@code /proc/PID/cmdline}, split at its NULs) matches, or null. */
+    private static ProcessHandle processWithArguments(java.util.function.Predicate<String[]> matches) {
         return ProcessHandle.allProcesses().filter(p -> {
             try {
-                String[] args = Files.readString(Path.of("/proc/" + p.pid() + "/cmdline")).split("\0");
-                if (args.length == 0 || !args[0].endsWith("/postgres")) {
-                    return false;
-                }
-                for (int i = 0; i + 1 < args.length; i++) {
-                    if (args[i].equals("-p") && args[i + 1].equals(Integer.toString(port))) {
-                        return true;
-                    }
-                }
-                return false;
+                return matches.test(Files.readString(Path.of("/proc/" + p.pid() + "/cmdline")).split("\0"));
             } catch (IOException | RuntimeException e) {
                 return false;
             }

@@ -95,11 +95,11 @@ public class ChatStreamController {
         return emitter;
     }
 
-    private void run(StreamOut emitter, AtomicBoolean finished, ApiClient client, ChatRequest request) {
-        SseAnswerStream sink = new SseAnswerStream(emitter);
+    private void run(StreamOut out, AtomicBoolean finished, ApiClient client, ChatRequest request) {
+        SseAnswerStream sink = new SseAnswerStream(out);
         try {
             ChatResponse response = chat.chat(client, request,
-                (position, etaMs) -> send(emitter, "queued", Map.of("position", position, "etaMs", etaMs)), sink);
+                (position, etaMs) -> out.event("queued", Map.of("position", position, "etaMs", etaMs)), sink);
             if (!sink.begun()) {                          // not streamed by the LLM (F1, F0, cache): one token
                 Map<String, Object> meta = meta(response.tier(), response.sources(), response.intent(),
                     response.priority(), response.cached(), response.queueWaitMs(), response.requestId(),
@@ -111,29 +111,29 @@ public class ChatStreamController {
                 if (response.freshness() != null) {
                     meta.put("freshness", response.freshness());
                 }
-                send(emitter, "meta", meta);
-                send(emitter, "token", Map.of("text", response.answer()));
+                out.event("meta", meta);
+                out.event("token", Map.of("text", response.answer()));
             } else if (response.freshness() != null) {    // streamed: the dated notice follows the last token
-                send(emitter, "token", Map.of("text", FreshnessStep.notice(
+                out.event("token", Map.of("text", FreshnessStep.notice(
                     io.sluice.knowledge.answer.AnswerLanguage.of(request.message()), response.freshness().basedOn())));
             }
-            send(emitter, "done", response.freshness() == null
+            out.event("done", response.freshness() == null
                 ? Map.of("latencyMs", response.latencyMs(), "tier", response.tier())
                 : Map.of("latencyMs", response.latencyMs(), "tier", response.tier(), "freshness", response.freshness()));
             finished.set(true);
-            emitter.complete();
+            out.complete();
         } catch (RateLimitedException e) {
-            fail(emitter, finished, Map.of("status", 429, "type", "rate-limited", "retryAfter", e.retryAfterSeconds()));
+            fail(out, finished, Map.of("status", 429, "type", "rate-limited", "retryAfter", e.retryAfterSeconds()));
         } catch (TieredAnswerStep.StreamBrokenException e) {
             log.warn("chat stream broke: {}", e.getMessage());
-            fail(emitter, finished, Map.of("status", 502, "type", "stream-broken"));
+            fail(out, finished, Map.of("status", 502, "type", "stream-broken"));
         } catch (RuntimeException e) {
             if (Thread.currentThread().isInterrupted() || finished.get()
                     || e instanceof java.util.concurrent.CancellationException) {
                 return;                                   // the client went away: nothing to tell
             }
             log.error("chat stream failed", e);
-            fail(emitter, finished, Map.of("status", 500, "type", "internal"));
+            fail(out, finished, Map.of("status", 500, "type", "internal"));
         }
     }
 
@@ -156,25 +156,25 @@ public class ChatStreamController {
 
     /** LLM tokens straight to the client: meta just before the first token, then one event per token. */
     private static final class SseAnswerStream implements AnswerStream {
-        private final StreamOut emitter;
+        private final StreamOut out;
         private volatile boolean begun;
 
-        SseAnswerStream(StreamOut emitter) {
-            this.emitter = emitter;
+        SseAnswerStream(StreamOut out) {
+            this.out = out;
         }
 
         @Override
         public void begin(ChatContext ctx, io.sluice.governance.tier.FidelityTier tier,
                 java.util.List<ChatResponse.Source> sources) {
             begun = true;
-            send(emitter, "meta", meta(tier, sources, ctx.intent() == null ? null : ctx.intent().code(),
+            out.event("meta", meta(tier, sources, ctx.intent() == null ? null : ctx.intent().code(),
                 ctx.priority().name(), false, ctx.queueWaitMs(), ctx.requestId(),
                 ctx.session() == null ? null : ctx.session().id(), ctx.level().name()));
         }
 
         @Override
         public void token(String text) {
-            send(emitter, "token", Map.of("text", text));
+            out.event("token", Map.of("text", text));
         }
 
         @Override
@@ -191,27 +191,19 @@ public class ChatStreamController {
             offer.put("choices", java.util.List.of("fast", "keep", "defer"));
             offer.put("choiceUrl", "/api/v1/chat/" + ctx.requestId() + "/offer");
             offer.put("decideWithinMs", decideWithinMs);
-            send(emitter, "offer", offer);
+            out.event("offer", offer);
             return true;
         }
     }
 
-    private static void fail(StreamOut emitter, AtomicBoolean finished, Map<String, Object> error) {
+    private static void fail(StreamOut out, AtomicBoolean finished, Map<String, Object> error) {
         try {
-            send(emitter, "error", error);
-            emitter.complete();
+            out.event("error", error);
+            out.complete();
         } catch (RuntimeException ignored) {
             // the client is gone
         } finally {
             finished.set(true);
-        }
-    }
-
-    private static void send(StreamOut emitter, String name, Object data) {
-        try {
-            emitter.send(SseEmitter.event().name(name).data(data, MediaType.APPLICATION_JSON));
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
         }
     }
 
@@ -236,6 +228,15 @@ public class ChatStreamController {
             synchronized (this) {
                 emitter.send(event);
                 lastWrite = System.nanoTime();
+            }
+        }
+
+        /** One named event with a JSON body; a failed write (the client is gone) as an unchecked exception. */
+        void event(String name, Object data) {
+            try {
+                send(SseEmitter.event().name(name).data(data, MediaType.APPLICATION_JSON));
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
             }
         }
 

@@ -29,6 +29,11 @@ public class EndUserVip {
     /** The most VIP users of one client kept as a set; past it, users are looked up one by one. */
     static final int MAX_LISTED = 10_000;
     private static final int MAX_CACHED = 100_000;
+    /** Version of a client whose VIP users could not be read: the next check reads them again. */
+    private static final long UNREAD = -1;
+    private static final String RAISE_VERSION = """
+        INSERT INTO end_user_vip_version (client_id, version) SELECT client_id, 1 FROM changed
+        ON CONFLICT (client_id) DO UPDATE SET version = end_user_vip_version.version + 1""";
 
     /**
      * What this instance knows of one client's VIP users as of {@code version}, checked again after {@code until}.
@@ -36,18 +41,17 @@ public class EndUserVip {
      * answers read so far.
      */
     private record Known(long version, Set<String> users, Map<String, Boolean> perUser, long until) {
-        Known checkedUntil(long next) {
-            return new Known(version, users, perUser, next);
+        /** The same users, taken to hold as of {@code asOf} until {@code next}. */
+        Known checked(long asOf, long next) {
+            return new Known(asOf, users, perUser, next);
         }
     }
-
-    /** Version of a client whose VIP users could not be read: the next check reads them again. */
-    private static final long UNREAD = -1;
 
     private final JdbcClient jdbc;
     private final long ttlNanos;
     private final LongSupplier nanoTime;
     private final Map<Long, Known> clients = new ConcurrentHashMap<>();
+    private final Set<Long> refreshing = ConcurrentHashMap.newKeySet();
 
     public EndUserVip(JdbcClient jdbc, Duration cacheTtl) {
         this(jdbc, cacheTtl, System::nanoTime);
@@ -66,8 +70,15 @@ public class EndUserVip {
         }
         long now = nanoTime.getAsLong();
         Known known = clients.get(clientId);
-        if (known == null || known.until() - now <= 0) {
-            known = refresh(clientId, known, now);
+        // when a check is due, one request reads while the client's others keep the users they had (as KeyBudgets)
+        if (known == null) {
+            known = refresh(clientId, null, now);
+        } else if (known.until() - now <= 0 && refreshing.add(clientId)) {
+            try {
+                known = refresh(clientId, known, now);
+            } finally {
+                refreshing.remove(clientId);
+            }
         }
         if (known.users() != null) {
             return known.users().contains(userId);
@@ -96,7 +107,7 @@ public class EndUserVip {
             long version = jdbc.sql("SELECT version FROM end_user_vip_version WHERE client_id = ?").param(clientId)
                 .query(Long.class).optional().orElse(0L);
             if (known != null && known.version() == version) {
-                checked = known.checkedUntil(next);
+                checked = known.checked(version, next);
             } else {
                 // read after the version: a change between the two reads makes the next check read them again
                 List<String> users = jdbc.sql("SELECT user_id FROM end_user_vip WHERE client_id = ? LIMIT ?")
@@ -107,8 +118,7 @@ public class EndUserVip {
             }
         } catch (RuntimeException e) {
             // the database cannot say: the last known users (else none) until the next check, not a failed read per request
-            checked = known != null ? new Known(UNREAD, known.users(), known.perUser(), next)
-                : new Known(UNREAD, Set.of(), Map.of(), next);
+            checked = known != null ? known.checked(UNREAD, next) : new Known(UNREAD, Set.of(), Map.of(), next);
         }
         clients.put(clientId, checked);
         return checked;
@@ -141,10 +151,6 @@ public class EndUserVip {
         return jdbc.sql("SELECT user_id FROM end_user_vip WHERE client_id = ? ORDER BY created_at, user_id LIMIT ?")
             .params(clientId, limit).query(String.class).list();
     }
-
-    private static final String RAISE_VERSION = """
-        INSERT INTO end_user_vip_version (client_id, version) SELECT client_id, 1 FROM changed
-        ON CONFLICT (client_id) DO UPDATE SET version = end_user_vip_version.version + 1""";
 
     private boolean isVipUncached(long clientId, String userId) {
         return jdbc.sql("SELECT count(*) FROM end_user_vip WHERE client_id = ? AND user_id = ?")
