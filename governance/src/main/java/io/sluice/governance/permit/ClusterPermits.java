@@ -2,6 +2,7 @@ package io.sluice.governance.permit;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -9,14 +10,18 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntSupplier;
 
+import io.sluice.governance.cluster.LuaScript;
 import io.sluice.governance.cluster.RedisGuard;
 import io.sluice.governance.periodic.PeriodicTask;
 
+import org.redisson.Redisson;
+import org.redisson.RedissonObject;
 import org.redisson.api.RPermitExpirableSemaphore;
 import org.redisson.api.RedissonClient;
 
@@ -35,6 +40,11 @@ import org.redisson.api.RedissonClient;
  *
  * <p>When Redis is unreachable each instance falls back to a local semaphore holding its share of
  * the lane (permits ÷ known instances, at least 1): calls still flow, the provider stays protected.
+ *
+ * <p>The first, non-waiting try for a permit runs {@link #TAKE}, our own script on the keys of Redisson's semaphore,
+ * with a permit id this class chose: when its reply is lost (a client-side timeout after Redis ran it) the id is
+ * known, and its release is sent until Redis has the permit back. Redisson's acquire picks the id itself and tells
+ * nobody when the call fails, so such a permit stayed taken for a whole lease.
  */
 public class ClusterPermits implements AutoCloseable {
 
@@ -50,10 +60,14 @@ public class ClusterPermits implements AutoCloseable {
     private final long reuseWindowNanos;
     private final long idleLingerNanos;
     private final PeriodicTask returnExpired;
-    /** Releases Redis did not take (unreachable, or the command timed out), tried again until their lease ends. */
+    /**
+     * Releases Redis did not take (unreachable, or the command timed out) and permits of acquires whose reply was lost,
+     * tried again until their lease ends.
+     */
     private final Queue<PendingRelease> pendingReleases = new ConcurrentLinkedQueue<>();
     private final PeriodicTask retryReleases;
     private volatile long initialisedAtRecovery = -1;
+    private final LuaScript take;
 
     /** How long a lane's cluster size read from Redis is trusted before it is read again. */
     private static final long SIZE_TTL_NANOS = TimeUnit.SECONDS.toNanos(1);
@@ -68,6 +82,7 @@ public class ClusterPermits implements AutoCloseable {
         this.guard = guard;
         this.knownInstances = knownInstances;
         this.reuseWindowNanos = properties.reuseWindow().toNanos();
+        this.take = new LuaScript(redisson, TAKE);
         this.idleLingerNanos = properties.idleLinger().toNanos();
         // idle permits past their linger or window go back to Redis even when no call comes to take them
         this.returnExpired = reuseWindowNanos == 0 ? null
@@ -80,7 +95,10 @@ public class ClusterPermits implements AutoCloseable {
         this.retryReleases.start();
     }
 
-    /** A permit whose release did not reach Redis, and when its lease (which gives it back anyway) ends. */
+    /**
+     * A permit whose release did not reach Redis (or whose acquire's reply was lost), and when its lease (which gives
+     * it back anyway) ends.
+     */
     private record PendingRelease(RPermitExpirableSemaphore semaphore, String permitId, long leaseEndsAt) {
     }
 
@@ -93,8 +111,12 @@ public class ClusterPermits implements AutoCloseable {
      * of permits taken after their calls. tryRelease: a permit whose lease already ended is simply gone, not an error.
      */
     void release(String lane, RPermitExpirableSemaphore semaphore, String permitId) {
+        send(pendingRelease(lane, semaphore, permitId));
+    }
+
+    private PendingRelease pendingRelease(String lane, RPermitExpirableSemaphore semaphore, String permitId) {
         long lease = properties.lane(lane).lease().toNanos() + reuseWindowNanos;
-        send(new PendingRelease(semaphore, permitId, System.nanoTime() + lease));
+        return new PendingRelease(semaphore, permitId, System.nanoTime() + lease);
     }
 
     private void send(PendingRelease release) {
@@ -166,11 +188,13 @@ public class ClusterPermits implements AutoCloseable {
                 // leased for one reuse window more, so a reused permit still has a full lease ahead
                 long leaseMillis = policy.lease().toMillis() + reuseWindowNanos / 1_000_000;
                 try {
-                    permitId = semaphore.tryAcquire(0, leaseMillis, TimeUnit.MILLISECONDS);
+                    permitId = takeNow(lane, semaphore, leaseMillis);
                     if (permitId == null && remainingMillis > 0) {
                         // a caller here waits in Redis: permits closing here go back there, not to the idle ones
                         kept.waiting.incrementAndGet();
                         try {
+                            // Redisson's own waiting acquire (rare: every try above failed): it keeps the permit id to
+                            // itself, so a permit it took whose reply is lost cannot be released before its lease ends
                             permitId = semaphore.tryAcquire(remainingMillis, leaseMillis, TimeUnit.MILLISECONDS);
                         } finally {
                             kept.waiting.decrementAndGet();
@@ -197,6 +221,77 @@ public class ClusterPermits implements AutoCloseable {
             gate.release();
         }
         return lease;
+    }
+
+    /**
+     * Takes one permit of Redisson's semaphore now, without waiting: {@code KEYS} are the semaphore's counter (its name),
+     * its lease zset ({@code {name}:timeout}, permit id as raw bytes → absolute lease end in ms) and the channel its
+     * waiters listen on ({@code redisson_sc:{name}}); all three share the slot of {@code name} in a Redis Cluster.
+     * {@code ARGV}: the permit id in hex (stored as its bytes, as Redisson's tryRelease and updateLeaseTime look it up),
+     * the lease end, now (ms, this clock, as Redisson's calls pass theirs) and the publish command of Redisson's waiters.
+     * Like Redisson's own acquire, permits whose lease ended come back first (a few at a time; other calls on the
+     * semaphore take the rest), and the waiters hear of them. An id already there is taken, not taken twice: Redisson
+     * resends a command whose reply timed out (retry-attempts), and the first send may have run.
+     * Reply {1} taken, {0} none free.
+     */
+    private static final String TAKE = """
+        local id = ARGV[1]:gsub('..', function(pair) return string.char(tonumber(pair, 16)) end)
+        if redis.call('zscore', KEYS[2], id) then
+            return {1}
+        end
+        local expired = redis.call('zrangebyscore', KEYS[2], 0, ARGV[3], 'limit', 0, 100)
+        if #expired > 0 then
+            redis.call('zrem', KEYS[2], unpack(expired))
+            local available = redis.call('incrby', KEYS[1], #expired)
+            if available > 0 then
+                redis.call(ARGV[4], KEYS[3], available)
+            end
+        end
+        if tonumber(redis.call('get', KEYS[1]) or '0') < 1 then
+            return {0}
+        end
+        redis.call('decr', KEYS[1])
+        redis.call('zadd', KEYS[2], ARGV[2], id)
+        local ttl = redis.call('pttl', KEYS[1])
+        if ttl > 0 then
+            redis.call('pexpire', KEYS[2], ttl)
+        end
+        return {1}
+        """;
+
+    /**
+     * One permit by {@link #TAKE} under an id chosen here; null when none is free. When the call fails (a timeout,
+     * a lost connection) Redis may still have run it, so the id goes to the pending releases: released if Redis took
+     * it, a harmless false if not. The failure then reaches the guard as before (local share). Package-private for
+     * tests of the script.
+     */
+    String takeNow(String lane, RPermitExpirableSemaphore semaphore, long leaseMillis) {
+        String permitId = newPermitId();
+        String name = semaphore.getName();
+        long now = System.currentTimeMillis();
+        try {
+            List<Long> reply = take.run(List.of(name, RedissonObject.suffixName(name, "timeout"),
+                RedissonObject.prefixName("redisson_sc", name)), permitId, now + leaseMillis, now, publishCommand());
+            return reply.getFirst() == 1 ? permitId : null;
+        } catch (RuntimeException e) {
+            // queued, not sent now: the guard is about to treat Redis as down, and the retry comes after the acquire
+            pendingReleases.add(pendingRelease(lane, semaphore, permitId));
+            throw e;
+        }
+    }
+
+    /** A permit id as Redisson makes them: 16 random bytes in hex. */
+    private static String newPermitId() {
+        byte[] id = new byte[16];
+        ThreadLocalRandom.current().nextBytes(id);
+        return HexFormat.of().formatHex(id);
+    }
+
+    /** The command Redisson's semaphore waiters hear (SPUBLISH when it uses sharded pub/sub in a Redis 7 cluster). */
+    private String publishCommand() {
+        return redisson instanceof Redisson client
+            ? client.getCommandExecutor().getConnectionManager().getSubscribeService().getPublishCommand()
+            : "publish";
     }
 
     /**
