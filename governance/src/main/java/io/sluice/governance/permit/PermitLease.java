@@ -63,6 +63,11 @@ public final class PermitLease implements AutoCloseable {
         return lane;
     }
 
+    /** The permit's id in Redis (null for a local share or {@link #NONE}). */
+    String permitId() {
+        return permitId;
+    }
+
     public boolean released() {
         return released.get();
     }
