@@ -1,5 +1,6 @@
 package io.sluice.governance.permit;
 
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -10,9 +11,9 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntSupplier;
 
@@ -68,6 +69,8 @@ public class ClusterPermits implements AutoCloseable {
     private final PeriodicTask retryReleases;
     private volatile long initialisedAtRecovery = -1;
     private final LuaScript take;
+    private final String permitIdPrefix = HexFormat.of().toHexDigits(new SecureRandom().nextLong());
+    private final AtomicLong permitCounter = new AtomicLong();
 
     /** How long a lane's cluster size read from Redis is trusted before it is read again. */
     private static final long SIZE_TTL_NANOS = TimeUnit.SECONDS.toNanos(1);
@@ -280,11 +283,12 @@ public class ClusterPermits implements AutoCloseable {
         }
     }
 
-    /** A permit id as Redisson makes them: 16 random bytes in hex. */
-    private static String newPermitId() {
-        byte[] id = new byte[16];
-        ThreadLocalRandom.current().nextBytes(id);
-        return HexFormat.of().formatHex(id);
+    /**
+     * A permit id as Redisson's are (16 bytes in hex): this instance's random half and a counter, so no two of its
+     * calls ever share an id (TAKE treats an id already taken as its own), and two instances differ by chance of 2^-64.
+     */
+    private String newPermitId() {
+        return permitIdPrefix + HexFormat.of().toHexDigits(permitCounter.incrementAndGet());
     }
 
     /** The command Redisson's semaphore waiters hear (SPUBLISH when it uses sharded pub/sub in a Redis 7 cluster). */
