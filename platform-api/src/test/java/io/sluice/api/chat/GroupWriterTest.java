@@ -36,26 +36,12 @@ class GroupWriterTest {
     @Test
     void callersArrivingDuringAWriteAreStoredTogetherByTheNextOne() throws Exception {
         CountDownLatch firstWriteMayEnd = new CountDownLatch(1);
-        GroupWriter<Integer> writer = new GroupWriter<>(64, items -> {
-            groups.add(List.copyOf(items));
-            if (groups.size() == 1) {
-                waitFor(firstWriteMayEnd);
-            }
-        }, alone::add);
+        GroupWriter<Integer> writer = writerWhoseFirstWriteWaits(64, firstWriteMayEnd);
 
-        CompletableFuture<Void> first = CompletableFuture.runAsync(() -> writer.write(0), callers);
-        await().atMost(Duration.ofSeconds(10)).until(() -> groups.size() == 1);
-        List<CompletableFuture<Void>> later = new ArrayList<>();
-        for (int i = 1; i <= 20; i++) {
-            int item = i;
-            later.add(CompletableFuture.runAsync(() -> writer.write(item), callers));
-        }
-        await().atMost(Duration.ofSeconds(10)).until(() -> writer.queued() == 20);
-        assertThat(later).as("nobody returns before its item is stored").noneMatch(CompletableFuture::isDone);
-
+        List<CompletableFuture<Void>> calls = queueBehindAFirstWrite(writer, 20);
+        assertThat(calls).as("nobody returns before its item is stored").noneMatch(CompletableFuture::isDone);
         firstWriteMayEnd.countDown();
-        CompletableFuture.allOf(later.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
-        first.get(10, TimeUnit.SECONDS);
+        CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
 
         assertThat(groups).hasSize(2);
         assertThat(groups.get(0)).containsExactly(0);
@@ -67,27 +53,38 @@ class GroupWriterTest {
     @Test
     void aGroupIsNeverLargerThanItsBoundAndEveryItemIsStoredOnce() throws Exception {
         CountDownLatch firstWriteMayEnd = new CountDownLatch(1);
-        GroupWriter<Integer> writer = new GroupWriter<>(8, items -> {
+        GroupWriter<Integer> writer = writerWhoseFirstWriteWaits(8, firstWriteMayEnd);
+
+        List<CompletableFuture<Void>> calls = queueBehindAFirstWrite(writer, 30);
+        firstWriteMayEnd.countDown();
+        CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
+
+        assertThat(groups).allSatisfy(group -> assertThat(group).hasSizeLessThanOrEqualTo(8));
+        assertThat(groups.stream().flatMap(List::stream).toList()).hasSize(31).doesNotHaveDuplicates();
+        assertThat(groups).as("30 queued items in groups of at most 8, after the first write").hasSize(1 + 4);
+    }
+
+    /** A writer that records each group; its first write waits for {@code firstWriteMayEnd}. */
+    private GroupWriter<Integer> writerWhoseFirstWriteWaits(int maxGroup, CountDownLatch firstWriteMayEnd) {
+        return new GroupWriter<>(maxGroup, items -> {
             groups.add(List.copyOf(items));
             if (groups.size() == 1) {
                 waitFor(firstWriteMayEnd);
             }
         }, alone::add);
-        CompletableFuture<Void> first = CompletableFuture.runAsync(() -> writer.write(0), callers);
-        await().atMost(Duration.ofSeconds(10)).until(() -> groups.size() == 1);
-        List<CompletableFuture<Void>> later = new ArrayList<>();
-        for (int i = 1; i <= 30; i++) {
-            int item = i;
-            later.add(CompletableFuture.runAsync(() -> writer.write(item), callers));
-        }
-        await().atMost(Duration.ofSeconds(10)).until(() -> writer.queued() == 30);
-        firstWriteMayEnd.countDown();
-        CompletableFuture.allOf(later.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
-        first.get(10, TimeUnit.SECONDS);
+    }
 
-        assertThat(groups).allSatisfy(group -> assertThat(group).hasSizeLessThanOrEqualTo(8));
-        assertThat(groups.stream().flatMap(List::stream).toList()).hasSize(31).doesNotHaveDuplicates();
-        assertThat(groups).as("30 queued items in groups of at most 8, after the first write").hasSize(1 + 4);
+    /** Item 0 written (and held there by the writer), then items 1..{@code n} queued behind it; all n + 1 calls. */
+    private List<CompletableFuture<Void>> queueBehindAFirstWrite(GroupWriter<Integer> writer, int n) {
+        List<CompletableFuture<Void>> calls = new ArrayList<>();
+        calls.add(CompletableFuture.runAsync(() -> writer.write(0), callers));
+        await().atMost(Duration.ofSeconds(10)).until(() -> groups.size() == 1);
+        for (int i = 1; i <= n; i++) {
+            int item = i;
+            calls.add(CompletableFuture.runAsync(() -> writer.write(item), callers));
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> writer.queued() == n);
+        return calls;
     }
 
     @Test
