@@ -33,7 +33,7 @@ class PermitTakeCompatibilityTest {
     private final RedissonClient redisson = Redisson.create(topology.toConfig(5000, 3000, 1));
     private final PermitProperties properties = new PermitProperties(prefix, Map.of(
         "long", new PermitProperties.Lane(2, Duration.ofMillis(100), Duration.ofMinutes(10)),
-        "short", new PermitProperties.Lane(1, Duration.ZERO, Duration.ofMillis(300)),
+        "short", new PermitProperties.Lane(1, Duration.ZERO, Duration.ofMillis(1500)),
         "one", new PermitProperties.Lane(1, Duration.ofSeconds(20), Duration.ofMinutes(10))));
     private final ClusterPermits permits = new ClusterPermits(redisson, properties, new RedisGuard(Duration.ofSeconds(2)), () -> 2);
     /** A second instance on the same Redis. */
