@@ -8,6 +8,8 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
 
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.TransientDataAccessResourceException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -24,7 +26,8 @@ public class ConversationStore {
     public ConversationStore(JdbcClient jdbc, ObjectMapper json) {
         this.jdbc = jdbc;
         this.json = json;
-        this.exchanges = new GroupWriter<>(MAX_GROUP, this::insert, row -> insert(List.of(row)));
+        this.exchanges = new GroupWriter<>(MAX_GROUP, this::insert, row -> insert(List.of(row)),
+            e -> e instanceof DataAccessResourceFailureException || e instanceof TransientDataAccessResourceException);
     }
 
     /** A stored question and where it was asked. */
@@ -53,9 +56,14 @@ public class ConversationStore {
      */
     public void recordExchange(ChatContext ctx, String maskedMessage, String maskedAnswer, long latencyMs) {
         Answer answer = ctx.answer();
-        exchanges.write(new ExchangeRow(ctx.session().id(), ctx.request().userId(), ctx.client().id(), ctx.requestId(),
+        record(new ExchangeRow(ctx.session().id(), ctx.request().userId(), ctx.client().id(), ctx.requestId(),
             maskedMessage, maskedAnswer, answer.tier().name(), ctx.intent() == null ? null : ctx.intent().code(),
             ctx.priority().name(), (int) latencyMs, ctx.cached(), json.writeValueAsString(answer.sources())));
+    }
+
+    /** Stores one exchange, with others that end at the same time. */
+    void record(ExchangeRow row) {
+        exchanges.write(row);
     }
 
     /** One exchange as stored: the session row and the user's and the assistant's messages. */

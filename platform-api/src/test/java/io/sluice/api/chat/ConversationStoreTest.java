@@ -1,15 +1,23 @@
 package io.sluice.api.chat;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.sql.Timestamp;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import io.sluice.knowledge.support.TestDatabase;
 
 import org.junit.jupiter.api.Test;
+import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 import tools.jackson.databind.json.JsonMapper;
 
@@ -53,6 +61,27 @@ class ConversationStoreTest {
         Timestamp updated = jdbc.sql("SELECT updated_at FROM conversation WHERE id = ?").param(session).query(Timestamp.class).single();
         assertThat(updated.toInstant()).isAfter(java.time.Instant.now().minusSeconds(600));
         assertThat(contents(session)).hasSize(4);
+    }
+
+    @Test
+    void exchangesRecordedWhileTheDatabaseIsUnreachableFailAsSuchAndConcurrentOnesDoNotQueueBehindIt() throws Exception {
+        ConversationStore unreachable = new ConversationStore(
+            JdbcClient.create(new DriverManagerDataSource("jdbc:postgresql://127.0.0.1:1/nowhere?connectTimeout=2")),
+            JsonMapper.builder().build());
+        UUID session = UUID.randomUUID();
+
+        assertThatThrownBy(() -> unreachable.record(exchange(session, 1, "Hello?", "Hi.")))
+            .isInstanceOf(DataAccessResourceFailureException.class);
+        // right after, callers write on their own (no group in front of an unreachable database), and fail alike
+        try (ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<?>> calls = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                calls.add(callers.submit(() -> unreachable.record(exchange(session, 1, "Still there?", "Yes."))));
+            }
+            for (Future<?> call : calls) {
+                assertThatThrownBy(() -> call.get(30, TimeUnit.SECONDS)).hasCauseInstanceOf(DataAccessResourceFailureException.class);
+            }
+        }
     }
 
     private static ConversationStore.ExchangeRow exchange(UUID session, long client, String question, String answer) {

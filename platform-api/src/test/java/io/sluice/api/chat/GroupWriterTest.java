@@ -14,6 +14,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Predicate;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -23,6 +24,8 @@ import org.junit.jupiter.api.Test;
  * returns only once its own item is stored, and a failed group is retried one item per caller.
  */
 class GroupWriterTest {
+
+    private static final Predicate<RuntimeException> NEVER_UNREACHABLE = e -> false;
 
     private final ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor();
     private final List<List<Integer>> groups = new CopyOnWriteArrayList<>();
@@ -71,7 +74,7 @@ class GroupWriterTest {
             if (groups.size() == 1) {
                 waitFor(firstWriteMayEnd);
             }
-        }, alone::add);
+        }, alone::add, NEVER_UNREACHABLE);
     }
 
     /** Item 0 written (and held there by the writer), then items 1..{@code n} queued behind it; all n + 1 calls. */
@@ -106,7 +109,7 @@ class GroupWriterTest {
                 throw new IllegalStateException("item 13 is refused");
             }
             alone.add(item);
-        });
+        }, NEVER_UNREACHABLE);
         CompletableFuture<Void> first = CompletableFuture.runAsync(() -> writer.write(0), callers);
         await().atMost(Duration.ofSeconds(10)).until(() -> !blocking.get());
         List<CompletableFuture<Void>> later = new ArrayList<>();
@@ -131,8 +134,39 @@ class GroupWriterTest {
     }
 
     @Test
+    void anUnreachableStoreFailsTheGroupAndEveryoneQueuedAtOnceThenCallersWriteOnTheirOwn() throws Exception {
+        CountDownLatch firstWriteMayEnd = new CountDownLatch(1);
+        IllegalStateException down = new IllegalStateException("database unreachable");
+        List<Integer> triedAlone = new CopyOnWriteArrayList<>();
+        GroupWriter<Integer> writer = new GroupWriter<>(4, items -> {
+            groups.add(List.copyOf(items));
+            waitFor(firstWriteMayEnd);
+            throw down;
+        }, item -> {
+            triedAlone.add(item);
+            throw down;
+        }, e -> e == down);
+        List<CompletableFuture<Void>> calls = queueBehindAFirstWrite(writer, 10);
+
+        firstWriteMayEnd.countDown();
+
+        for (CompletableFuture<Void> call : calls) {
+            assertThatThrownBy(() -> call.get(10, TimeUnit.SECONDS)).hasCause(down);
+        }
+        assertThat(groups).as("one write tried; the ten queued behind it failed with it, not in three more waits")
+            .containsExactly(List.of(0));
+        assertThat(triedAlone).as("and none of them tried again").isEmpty();
+        assertThat(writer.queued()).isZero();
+
+        assertThatThrownBy(() -> writer.write(99)).isSameAs(down);
+        assertThat(triedAlone).as("a caller right after writes on its own, queueing behind nobody").containsExactly(99);
+        assertThat(groups).hasSize(1);
+    }
+
+    @Test
     void aLoneCallerWritesItsOwnItemAtOnce() {
-        GroupWriter<Integer> writer = new GroupWriter<>(64, items -> groups.add(List.copyOf(items)), alone::add);
+        GroupWriter<Integer> writer = new GroupWriter<>(64, items -> groups.add(List.copyOf(items)), alone::add,
+            NEVER_UNREACHABLE);
 
         writer.write(7);
         writer.write(8);
