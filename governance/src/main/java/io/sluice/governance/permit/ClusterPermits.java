@@ -69,6 +69,8 @@ public class ClusterPermits implements AutoCloseable {
     private final PeriodicTask retryReleases;
     private volatile long initialisedAtRecovery = -1;
     private final LuaScript take;
+    /** The command Redisson's semaphore waiters hear, read once: it is fixed for the client's life. */
+    private final String publishCommand;
     private final String permitIdPrefix = HexFormat.of().toHexDigits(new SecureRandom().nextLong());
     private final AtomicLong permitCounter = new AtomicLong();
 
@@ -86,6 +88,7 @@ public class ClusterPermits implements AutoCloseable {
         this.knownInstances = knownInstances;
         this.reuseWindowNanos = properties.reuseWindow().toNanos();
         this.take = new LuaScript(redisson, TAKE);
+        this.publishCommand = publishCommand(redisson);
         this.idleLingerNanos = properties.idleLinger().toNanos();
         // idle permits past their linger or window go back to Redis even when no call comes to take them
         this.returnExpired = reuseWindowNanos == 0 ? null
@@ -274,7 +277,7 @@ public class ClusterPermits implements AutoCloseable {
         long now = System.currentTimeMillis();
         try {
             List<Long> reply = take.run(List.of(name, RedissonObject.suffixName(name, "timeout"),
-                RedissonObject.prefixName("redisson_sc", name)), permitId, now + leaseMillis, now, publishCommand());
+                RedissonObject.prefixName("redisson_sc", name)), permitId, now + leaseMillis, now, publishCommand);
             return reply.getFirst() == 1 ? permitId : null;
         } catch (RuntimeException e) {
             // queued, not sent now: the guard is about to treat Redis as down, and the retry comes after the acquire
@@ -292,7 +295,7 @@ public class ClusterPermits implements AutoCloseable {
     }
 
     /** The command Redisson's semaphore waiters hear (SPUBLISH when it uses sharded pub/sub in a Redis 7 cluster). */
-    private String publishCommand() {
+    private static String publishCommand(RedissonClient redisson) {
         return redisson instanceof Redisson client
             ? client.getCommandExecutor().getConnectionManager().getSubscribeService().getPublishCommand()
             : "publish";

@@ -8,8 +8,8 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
 
-import org.springframework.dao.DataAccessResourceFailureException;
-import org.springframework.dao.TransientDataAccessResourceException;
+import io.sluice.api.problem.StoreFailures;
+
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -26,8 +26,7 @@ public class ConversationStore {
     public ConversationStore(JdbcClient jdbc, ObjectMapper json) {
         this.jdbc = jdbc;
         this.json = json;
-        this.exchanges = new GroupWriter<>(MAX_GROUP, this::insert, row -> insert(List.of(row)),
-            e -> e instanceof DataAccessResourceFailureException || e instanceof TransientDataAccessResourceException);
+        this.exchanges = new GroupWriter<>(MAX_GROUP, this::insert, row -> insert(List.of(row)), StoreFailures::unavailable);
     }
 
     /** A stored question and where it was asked. */

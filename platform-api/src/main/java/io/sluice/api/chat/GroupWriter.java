@@ -127,7 +127,7 @@ final class GroupWriter<T> {
         }
     }
 
-    /** Items waiting for a write (tests, metrics). */
+    /** Items waiting for a write (tests). */
     int queued() {
         lock.lock();
         try {
