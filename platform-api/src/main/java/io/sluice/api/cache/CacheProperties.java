@@ -25,6 +25,10 @@ import org.springframework.validation.annotation.Validated;
  * @param flightWait     how long a follower waits for the leader's answer before asking itself
  * @param shortFormChars answers longer than this are stored with a short form (their first sentences within
  *                       this many characters), served at levels whose knobs say {@code cache-short-form}
+ * @param nearHitAge     how long an exact hit Redis confirmed is served again by this instance without asking Redis
+ *                       (every change to a question's entry reaches the instances at once on the cache's change
+ *                       channel; this bounds what a lost message or a change made outside Sluice can cost); 0 = ask
+ *                       Redis every time
  */
 @Validated
 @ConfigurationProperties("sluice.chat.cache")
@@ -37,10 +41,21 @@ public record CacheProperties(
     @DefaultValue("300") @Min(1) int maxChars,
     @DefaultValue("10s") @NotNull Duration flightLease,
     @DefaultValue("7s") @NotNull Duration flightWait,
-    @DefaultValue("160") @Min(40) int shortFormChars) {
+    @DefaultValue("160") @Min(40) int shortFormChars,
+    @DefaultValue("5s") @NotNull Duration nearHitAge) {
 
     @ConstructorBinding
     public CacheProperties {
+        if (nearHitAge.isNegative()) {
+            throw new IllegalArgumentException("sluice.chat.cache.near-hit-age must be 0 or more, was " + nearHitAge);
+        }
+    }
+
+    /** With the default near-hit age, 5 s. */
+    public CacheProperties(boolean enabled, String keyPrefix, String promptVersion, Duration ttl, int maxEntries,
+            int maxChars, Duration flightLease, Duration flightWait, int shortFormChars) {
+        this(enabled, keyPrefix, promptVersion, ttl, maxEntries, maxChars, flightLease, flightWait, shortFormChars,
+            Duration.ofSeconds(5));
     }
 
     /** Without a short-form length of its own: the default 160. */
@@ -51,6 +66,6 @@ public record CacheProperties(
 
     public static CacheProperties defaults() {
         return new CacheProperties(true, "sluice:cache:", "v1", Duration.ofHours(6), 5000, 300,
-            Duration.ofSeconds(10), Duration.ofSeconds(7), 160);
+            Duration.ofSeconds(10), Duration.ofSeconds(7), 160, Duration.ofSeconds(5));
     }
 }

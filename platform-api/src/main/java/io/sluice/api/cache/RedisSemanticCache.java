@@ -82,18 +82,27 @@ public final class RedisSemanticCache implements SemanticCache {
     private static final String KNOWN = "=";
     private static final int MAX_KNOWN = 4096;
 
-    // KEYS: x (one key space); ARGV: hash, "id~similarity". Never over a question's own entry
+    // Each script that changes what a question resolves to says so on the change channel in the same step
+    // ("space \t hash \t id of an entry gone"): instances drop their near hits of it at once (NearHits)
+
+    // KEYS: x (one key space); ARGV: hash, "id~similarity", channel, space. Never over a question's own entry
     private static final String ALIAS = """
         local old = redis.call('HGET', KEYS[1], ARGV[1])
         if old and not string.find(old, '~', 1, true) then return 0 end
         redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+        if old then redis.call('PUBLISH', ARGV[3], ARGV[4] .. '\t' .. ARGV[1] .. '\t') end
         return 1
         """;
 
-    // KEYS: x, e, o, v (one key space, one hash tag); ARGV: hash, id, json, now, max, ttlMs
+    // KEYS: x, e, o, v (one key space, one hash tag); ARGV: hash, id, json, now, max, ttlMs, channel, space
     private static final String STORE = """
         local old = redis.call('HGET', KEYS[1], ARGV[1])
-        if old then redis.call('HDEL', KEYS[2], old); redis.call('ZREM', KEYS[3], old) end
+        if old then
+          redis.call('HDEL', KEYS[2], old); redis.call('ZREM', KEYS[3], old)
+          -- an alias ("id~similarity") names another question's entry, which stays
+          if string.find(old, '~', 1, true) then old = '' end
+          redis.call('PUBLISH', ARGV[7], ARGV[8] .. '\t' .. ARGV[1] .. '\t' .. old)
+        end
         redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
         redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
         redis.call('ZADD', KEYS[3], ARGV[4], ARGV[2])
@@ -103,7 +112,7 @@ public final class RedisSemanticCache implements SemanticCache {
         end
         redis.call('INCR', KEYS[4])
         for i = 1, 4 do redis.call('PEXPIRE', KEYS[i], ARGV[6]) end
-        return 1
+        return old or ''
         """;
 
     // KEYS: src; ARGV: member "space|id|hash", ttlMs. Separate from STORE: a source index lives in its own
@@ -114,12 +123,13 @@ public final class RedisSemanticCache implements SemanticCache {
         return 1
         """;
 
-    // KEYS: x, e, o, v; ARGV: id, hash
+    // KEYS: x, e, o, v; ARGV: id, hash, channel, space
     private static final String DROP = """
         if redis.call('HDEL', KEYS[2], ARGV[1]) == 0 then return 0 end
         redis.call('ZREM', KEYS[3], ARGV[1])
         if redis.call('HGET', KEYS[1], ARGV[2]) == ARGV[1] then redis.call('HDEL', KEYS[1], ARGV[2]) end
         redis.call('INCR', KEYS[4])
+        redis.call('PUBLISH', ARGV[3], ARGV[4] .. '\t' .. ARGV[2] .. '\t' .. ARGV[1])
         return 1
         """;
 
@@ -143,6 +153,9 @@ public final class RedisSemanticCache implements SemanticCache {
     private final Map<String, Mirror> mirrors = new ConcurrentHashMap<>();
     // exact-hit entries already read (without their vectors), by space + question hash: a repeat L1 hit reads an id
     private final Map<String, CacheEntry> known = new ConcurrentHashMap<>();
+    // exact hits served again without a round trip, dropped on any instance's change (the change channel)
+    private final NearHits near;
+    private final String changeChannel;
     private final Map<String, LocalFlight> localFlights = new ConcurrentHashMap<>();
     private final Map<UUID, LocalFlight> leading = new ConcurrentHashMap<>();
     private final MeterRegistry meters;
@@ -164,6 +177,8 @@ public final class RedisSemanticCache implements SemanticCache {
         this.verifier = verifier;
         this.matcher = new L2Matcher(verifier);
         this.meters = meters;
+        this.changeChannel = properties.keyPrefix() + "changes";
+        this.near = new NearHits(redisson, changeChannel, properties.nearHitAge(), meters);
         this.stores = Counter.builder("sluice.cache.stores").description("answers put into the semantic cache")
             .register(meters);
         this.invalidated = Counter.builder("sluice.cache.invalidated")
@@ -270,6 +285,12 @@ public final class RedisSemanticCache implements SemanticCache {
         String normalized = QuestionText.normalize(ctx.message());
         String hash = QuestionText.hash(normalized);
         for (String candidate : spaces) {
+            Optional<Hit> nearHit = nearHit(candidate, hash, graceMs(ctx), shortForm(ctx));
+            if (nearHit.isPresent()) {
+                l1Hits.increment();
+                return nearHit;
+            }
+            long changesBefore = near.changes();
             List<Object> l1;
             try {
                 l1 = l1(candidate, hash);
@@ -278,7 +299,8 @@ public final class RedisSemanticCache implements SemanticCache {
                 log.warn("semantic cache: Redis lookup failed, answering without the cache: {}", e.toString());
                 return Optional.empty();
             }
-            Optional<Hit> exact = toHit(candidate, hash, l1.get(0), similarity(l1), graceMs(ctx), shortForm(ctx));
+            Optional<Hit> exact = toHit(candidate, hash, l1.get(0), similarity(l1), graceMs(ctx), shortForm(ctx),
+                changesBefore);
             (exact.isPresent() ? l1Hits : l1Misses).increment();
             if (exact.isPresent()) {
                 return exact;
@@ -310,8 +332,18 @@ public final class RedisSemanticCache implements SemanticCache {
             List.of(space + ":x", space + ":e", space + ":v"), hash, mine == null ? "" : mine.id());
     }
 
-    /** The exact hit an L1 answer names: the entry read now, or the one this instance read before ({@code =}). */
-    private Optional<Hit> toHit(String space, String hash, Object raw, double similarity, long graceMs, boolean shortForm) {
+    /** An exact hit Redis named recently and no instance has changed since (NearHits), or empty: ask Redis. */
+    private Optional<Hit> nearHit(String space, String hash, long graceMs, boolean shortForm) {
+        NearHits.Near hit = near.get(space + hash);
+        return hit == null ? Optional.empty() : served(hit.entry(), hit.similarity(), graceMs, shortForm);
+    }
+
+    /**
+     * The exact hit an L1 answer names: the entry read now, or the one this instance read before ({@code =}); kept
+     * as a near hit unless a change was announced since {@code changesBefore} (read before the round trip).
+     */
+    private Optional<Hit> toHit(String space, String hash, Object raw, double similarity, long graceMs, boolean shortForm,
+            long changesBefore) {
         if (!(raw instanceof String text) || text.isEmpty()) {
             return Optional.empty();
         }
@@ -321,7 +353,7 @@ public final class RedisSemanticCache implements SemanticCache {
                 // forgotten between the script and here (the map was trimmed): read it again, in full
                 known.remove(space + hash);
                 List<Object> again = l1(space, hash);
-                return toHit(space, hash, again.get(0), similarity(again), graceMs, shortForm);
+                return toHit(space, hash, again.get(0), similarity(again), graceMs, shortForm, changesBefore);
             }
             entry = json.readValue(text, CacheEntry.class).withoutVector();
             if (known.size() >= MAX_KNOWN) {
@@ -329,6 +361,12 @@ public final class RedisSemanticCache implements SemanticCache {
             }
             known.put(space + hash, entry);
         }
+        near.confirm(space + hash, entry, similarity, changesBefore);
+        return served(entry, similarity, graceMs, shortForm);
+    }
+
+    /** An exact hit's entry as served at this level: nothing past its expiry and the level's grace. */
+    private Optional<Hit> served(CacheEntry entry, double similarity, long graceMs, boolean shortForm) {
         if (entry.expiresAt() + graceMs < System.currentTimeMillis()) {
             return Optional.empty();
         }
@@ -414,8 +452,10 @@ public final class RedisSemanticCache implements SemanticCache {
     private void refreshL1(String space, String hash, CacheEntry entry, double similarity) {
         try {
             Number n = redisson.getScript(StringCodec.INSTANCE).eval(RScript.Mode.READ_WRITE, ALIAS,
-                RScript.ReturnType.INTEGER, List.of(space + ":x"), hash, entry.id() + "~" + similarity);
+                RScript.ReturnType.INTEGER, List.of(space + ":x"), hash, entry.id() + "~" + similarity, changeChannel,
+                space);
             if (n.longValue() > 0) {
+                changed(space, hash, "");
                 count("sluice.cache.l1_refreshed");
             }
         } catch (RuntimeException e) {
@@ -444,8 +484,14 @@ public final class RedisSemanticCache implements SemanticCache {
         }
         try {
             String hash = QuestionText.hash(QuestionText.normalize(question));
+            Optional<Hit> nearHit = nearHit(space, hash, 0, false);
+            if (nearHit.isPresent()) {
+                l1Hits.increment();
+                return nearHit;
+            }
+            long changesBefore = near.changes();
             List<Object> l1 = l1(space, hash);
-            Optional<Hit> exact = toHit(space, hash, l1.get(0), similarity(l1), 0, false);
+            Optional<Hit> exact = toHit(space, hash, l1.get(0), similarity(l1), 0, false, changesBefore);
             (exact.isPresent() ? l1Hits : l1Misses).increment();
             return exact.isPresent() ? exact : l2(question, space, String.valueOf(l1.get(1)), hash, level, threshold, null, null);
         } catch (RuntimeException e) {
@@ -619,7 +665,9 @@ public final class RedisSemanticCache implements SemanticCache {
 
     private Optional<Hit> storedMeanwhile(ChatContext ctx, String space, String hash) {
         try {
-            return toHit(space, hash, l1(space, hash).get(0), 1.0, graceMs(ctx), shortForm(ctx));
+            long changesBefore = near.changes();
+            List<Object> l1 = l1(space, hash);
+            return toHit(space, hash, l1.get(0), similarity(l1), graceMs(ctx), shortForm(ctx), changesBefore);
         } catch (RuntimeException e) {
             return Optional.empty();
         }
@@ -710,8 +758,12 @@ public final class RedisSemanticCache implements SemanticCache {
         List<Object> keys = List.of(space + ":x", space + ":e", space + ":o", space + ":v");
         // Redis keeps an entry past its logical expiry for as long as the most generous level serves it
         String ttl = Long.toString(physicalTtlMs());
-        redisson.getScript(StringCodec.INSTANCE).eval(RScript.Mode.READ_WRITE, STORE, RScript.ReturnType.INTEGER, keys,
-            hash, id, json.writeValueAsString(entry), Long.toString(now), Integer.toString(properties.maxEntries()), ttl);
+        String old = redisson.getScript(StringCodec.INSTANCE).eval(RScript.Mode.READ_WRITE, STORE,
+            RScript.ReturnType.VALUE, keys, hash, id, json.writeValueAsString(entry), Long.toString(now),
+            Integer.toString(properties.maxEntries()), ttl, changeChannel, space);
+        if (old != null) {
+            changed(space, hash, old); // here at once; the other instances hear it on the channel
+        }
         for (String sourceId : sourceIds) {
             redisson.getScript(StringCodec.INSTANCE).eval(RScript.Mode.READ_WRITE, INDEX, RScript.ReturnType.INTEGER,
                 List.of(sourceKey(sourceId)), space + "|" + id + "|" + hash, ttl);
@@ -741,7 +793,10 @@ public final class RedisSemanticCache implements SemanticCache {
     boolean drop(String space, CacheEntry entry) {
         Number n = redisson.getScript(StringCodec.INSTANCE).eval(RScript.Mode.READ_WRITE, DROP,
             RScript.ReturnType.INTEGER, List.of(space + ":x", space + ":e", space + ":o", space + ":v"),
-            entry.id(), QuestionText.hash(entry.normalized()));
+            entry.id(), QuestionText.hash(entry.normalized()), changeChannel, space);
+        if (n.longValue() > 0) {
+            changed(space, QuestionText.hash(entry.normalized()), entry.id());
+        }
         return n.longValue() > 0;
     }
 
@@ -774,7 +829,10 @@ public final class RedisSemanticCache implements SemanticCache {
             String space = member.substring(0, first);
             Number dropped = redisson.getScript(StringCodec.INSTANCE).eval(RScript.Mode.READ_WRITE, DROP,
                 RScript.ReturnType.INTEGER, List.of(space + ":x", space + ":e", space + ":o", space + ":v"),
-                member.substring(first + 1, last), member.substring(last + 1));
+                member.substring(first + 1, last), member.substring(last + 1), changeChannel, space);
+            if (dropped.longValue() > 0) {
+                changed(space, member.substring(last + 1), member.substring(first + 1, last));
+            }
             n += dropped.longValue();
         }
         index.delete();
@@ -783,6 +841,16 @@ public final class RedisSemanticCache implements SemanticCache {
             log.info("semantic cache: {} entries depending on {} invalidated", n, sourceId);
         }
         return n;
+    }
+
+    /** Whether repeated exact hits can be served without a round trip now (the change channel is subscribed). */
+    boolean nearHitsListening() {
+        return near.listening();
+    }
+
+    /** A change this instance made: its own near hits follow at once, not when the channel's message comes back. */
+    private void changed(String space, String hash, String goneId) {
+        near.changed(space + "\t" + hash + "\t" + goneId);
     }
 
     private void release(LocalFlight flight) {

@@ -1,7 +1,9 @@
 package io.sluice.api.cache;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -59,8 +61,13 @@ class RedisSemanticCacheTest {
     final RedisSemanticCache cache = cache(redisson);
 
     RedisSemanticCache cache(RedissonClient r) {
+        return cache(r, CacheProperties.defaults().nearHitAge());
+    }
+
+    RedisSemanticCache cache(RedissonClient r, Duration nearHitAge) {
         CacheProperties d = CacheProperties.defaults();
-        CacheProperties p = new CacheProperties(true, prefix, "v1", d.ttl(), 100, 300, d.flightLease(), d.flightWait());
+        CacheProperties p = new CacheProperties(true, prefix, "v1", d.ttl(), 100, 300, d.flightLease(), d.flightWait(),
+            d.shortFormChars(), nearHitAge);
         return new RedisSemanticCache(r, EMBEDDER, JsonMapper.builder().build(), p, knowledgeVersion::get,
             new TurnEligibility(new PiiMasker(), 300), new HitVerifier(), meters);
     }
@@ -217,6 +224,65 @@ class RedisSemanticCacheTest {
         assertThat(dropped).isEqualTo(1);
         assertThat(cache.lookup(ctx("怎么修改收货地址"))).isEmpty();
         assertThat(cache.lookup(ctx("优惠券怎么用"))).isPresent();
+    }
+
+    @Test
+    void aRepeatedExactHitIsServedWithoutAskingRedisUntilAnotherInstanceDropsIt() {
+        answerAndOffer("退货的运费谁来出", "质量问题由商家承担。", FidelityTier.F4, "31");
+        RedissonClient other = redisson();
+        // an age far beyond the test: only the change channel can take the hit away
+        RedisSemanticCache second = cache(other, Duration.ofMinutes(10));
+        await().atMost(Duration.ofSeconds(10)).until(second::nearHitsListening);
+        try {
+            assertThat(second.lookup(ctx("退货的运费谁来出"))).isPresent();   // asks Redis
+            assertThat(second.lookup(ctx("退货的运费谁来出？"))).isPresent(); // does not
+            assertThat(count("sluice.cache.l1.near")).isEqualTo(1);
+            assertThat(count("sluice.cache.lookups", "layer", "l1", "result", "hit")).isEqualTo(2);
+
+            cache.invalidateSource("faq:31");
+
+            await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(second.lookup(ctx("退货的运费谁来出"))).isEmpty());
+            assertThat(cache.lookup(ctx("退货的运费谁来出"))).isEmpty();
+        } finally {
+            other.shutdown();
+        }
+    }
+
+    @Test
+    void aQuestionAnL2HitPointedAtLosesItsNearHitWhenThatEntryIsDroppedElsewhere() {
+        answerAndOffer("优惠券能叠加使用吗", "每单限用一张。", FidelityTier.F4, "7");
+        RedissonClient other = redisson();
+        RedisSemanticCache second = cache(other, Duration.ofMinutes(10));
+        await().atMost(Duration.ofSeconds(10)).until(second::nearHitsListening);
+        try {
+            assertThat(second.lookup(ctx("优惠券可以叠加吗"))).isPresent();   // L2, and L1 now points at the entry
+            assertThat(second.lookup(ctx("优惠券可以叠加吗"))).get()           // L1 through the pointer
+                .extracting(SemanticCache.Hit::similarity).isNotEqualTo(1.0);
+            assertThat(second.lookup(ctx("优惠券可以叠加吗"))).isPresent();   // near
+            assertThat(count("sluice.cache.l1.near")).isEqualTo(1);
+
+            cache.invalidateSource("faq:7"); // names the stored question, not the paraphrase pointing at it
+
+            await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(second.lookup(ctx("优惠券可以叠加吗"))).isEmpty());
+        } finally {
+            other.shutdown();
+        }
+    }
+
+    @Test
+    void withANearHitAgeOfZeroEveryExactHitAsksRedis() {
+        answerAndOffer("会员有什么权益", "会员包邮。", FidelityTier.F4, "5");
+        RedissonClient other = redisson();
+        RedisSemanticCache second = cache(other, Duration.ZERO);
+        try {
+            assertThat(second.lookup(ctx("会员有什么权益"))).isPresent();
+            assertThat(second.lookup(ctx("会员有什么权益"))).isPresent();
+            assertThat(count("sluice.cache.l1.near")).isZero();
+        } finally {
+            other.shutdown();
+        }
     }
 
     @Test
