@@ -314,4 +314,25 @@ class ChatStepsTest {
         assertThat(ctx.tierCap()).isEqualTo(FidelityTier.F1);
         assertThat(ctx.llmAllowed()).isFalse();
     }
+
+    @Test
+    void onlyTheFastPathIsLoggedAtDebugEverythingAnOperatorMayActOnStaysAtInfo() {
+        Answer faq = new Answer("七天无理由退货。", FidelityTier.F1, List.of());
+        Answer llm = new Answer("七天内可退。", FidelityTier.F4, List.of());
+        ChatContext hit = context("能退货吗", DegradationLevel.L0);
+        hit.cachedAnswer(llm, 1.0);
+        ChatContext degradedHit = context("能退货吗", DegradationLevel.L2);
+        degradedHit.cachedAnswer(llm, 1.0);
+        ChatContext waited = context("能退货吗", DegradationLevel.L0);
+        waited.queueWaitMs(40);
+        ChatContext capped = context("能退货吗", DegradationLevel.L0);
+        capped.capTier(FidelityTier.F1, "admission");
+
+        assertThat(RecordStep.quiet(hit, llm)).isTrue();
+        assertThat(RecordStep.quiet(context("能退货吗", DegradationLevel.L0), faq)).isTrue();
+        assertThat(RecordStep.quiet(context("能退货吗", DegradationLevel.L0), llm)).isFalse(); // an LLM answer
+        assertThat(RecordStep.quiet(degradedHit, llm)).isFalse();
+        assertThat(RecordStep.quiet(waited, faq)).isFalse();
+        assertThat(RecordStep.quiet(capped, faq)).isFalse();
+    }
 }
