@@ -151,6 +151,8 @@ public final class RedisSemanticCache implements SemanticCache {
     private final HitVerifier verifier;
     private final L2Matcher matcher;
     private final Map<String, Mirror> mirrors = new ConcurrentHashMap<>();
+    // a space's name is a SHA-256 of what it is made of: named once, not per lookup
+    private final Map<SpaceName, String> spaceNames = new ConcurrentHashMap<>();
     // exact-hit entries already read (without their vectors), by space + question hash: a repeat L1 hit reads an id
     private final Map<String, CacheEntry> known = new ConcurrentHashMap<>();
     // exact hits served again without a round trip, dropped on any instance's change (the change channel)
@@ -260,9 +262,23 @@ public final class RedisSemanticCache implements SemanticCache {
 
     /** The key space of a client's questions on a model route, at the current prompt and knowledge versions. */
     String space(long clientId, String route) {
-        // the hash is the space's hash tag: its keys (x, e, o, v, f:…) share one Redis Cluster slot
-        return properties.keyPrefix() + "s:{" + QuestionText.hash(clientId + "|" + route + "|"
-            + properties.promptVersion() + "|" + knowledgeVersion.getAsLong()) + "}";
+        long version = knowledgeVersion.getAsLong();
+        SpaceName key = new SpaceName(clientId, route, version);
+        String name = spaceNames.get(key);
+        if (name == null) {
+            // the hash is the space's hash tag: its keys (x, e, o, v, f:…) share one Redis Cluster slot
+            name = properties.keyPrefix() + "s:{" + QuestionText.hash(clientId + "|" + route + "|"
+                + properties.promptVersion() + "|" + version) + "}";
+            if (spaceNames.size() >= 1024) {
+                spaceNames.clear();
+            }
+            spaceNames.put(key, name);
+        }
+        return name;
+    }
+
+    /** What a key space's name is made of, besides the prompt version (fixed for the instance's life). */
+    private record SpaceName(long clientId, String route, long knowledgeVersion) {
     }
 
     private boolean eligible(ChatContext ctx) {
