@@ -1,5 +1,7 @@
 package io.sluice.api.cache;
 
+import java.util.function.Supplier;
+
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.api.masking.PiiMasker;
 import io.sluice.governance.degradation.DegradationControl;
@@ -17,6 +19,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.util.function.SingletonSupplier;
 
 import tools.jackson.databind.ObjectMapper;
 
@@ -30,9 +33,11 @@ public class CacheConfiguration {
     RedisSemanticCache semanticCache(RedissonClient redisson, Embedder embedder, ObjectMapper json,
             CacheProperties properties, ObjectProvider<FaqIndex> faq, PiiMasker masker, HitVerifier verifier,
             ObjectProvider<HitReviews> reviews, ObjectProvider<DegradationControl> degradation, MeterRegistry meters) {
+        // the index is resolved once it exists, not on every lookup (a bean lookup costs more than the lookup)
+        Supplier<FaqIndex> index = SingletonSupplier.of(faq::getIfAvailable);
         RedisSemanticCache cache = new RedisSemanticCache(redisson, embedder, json, properties, () -> {
-            FaqIndex index = faq.getIfAvailable();
-            return index == null ? 0 : index.version();
+            FaqIndex current = index.get();
+            return current == null ? 0 : current.version();
         }, new TurnEligibility(masker, properties.maxChars()), verifier, meters);
         DegradationControl control = degradation.getIfAvailable();
         if (control != null) {

@@ -2,20 +2,24 @@ package io.sluice.api.chat;
 
 import java.util.Optional;
 
+import java.util.function.Supplier;
+
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.util.function.SingletonSupplier;
 
 /** Cache: a verified hit answers here (no admission, no LLM); a miss goes on and is offered back. */
 public final class CacheStep implements ChatStep {
 
-    private final ObjectProvider<SemanticCache> cache;
+    private final Supplier<SemanticCache> cache;
 
     public CacheStep(ObjectProvider<SemanticCache> cache) {
-        this.cache = cache;
+        // resolved once it exists: a bean lookup per request was 8 % of an exact hit's CPU
+        this.cache = SingletonSupplier.of(cache::getIfAvailable);
     }
 
     @Override
     public void apply(ChatContext ctx, Next next) {
-        SemanticCache semanticCache = cache.getIfAvailable();
+        SemanticCache semanticCache = cache.get();
         if (semanticCache == null || ctx.moreDetail()) {   // "more detail" is never the same cached text again
             next.proceed(ctx);
             return;

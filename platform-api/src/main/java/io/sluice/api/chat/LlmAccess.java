@@ -1,11 +1,13 @@
 package io.sluice.api.chat;
 
 import java.util.Optional;
+import java.util.function.Supplier;
 
 import io.sluice.api.ingress.UserLlmCalls;
 import io.sluice.governance.gateway.LlmGateway;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.util.function.SingletonSupplier;
 
 /**
  * The gateway if one is wired and has a provider; empty means the pipeline answers at F1. For one request,
@@ -15,7 +17,7 @@ import org.springframework.beans.factory.ObjectProvider;
  */
 public final class LlmAccess {
 
-    private final ObjectProvider<LlmGateway> gateway;
+    private final Supplier<LlmGateway> gateway;
     private final UserLlmCalls calls;
 
     public LlmAccess(ObjectProvider<LlmGateway> gateway) {
@@ -24,12 +26,12 @@ public final class LlmAccess {
 
     /** @param calls the per-user LLM-call limit (null = not bounded per user) */
     public LlmAccess(ObjectProvider<LlmGateway> gateway, UserLlmCalls calls) {
-        this.gateway = gateway;
+        this.gateway = SingletonSupplier.of(gateway::getIfAvailable); // resolved once it exists, not per request
         this.calls = calls;
     }
 
     public Optional<LlmGateway> usable() {
-        LlmGateway candidate = gateway.getIfAvailable();
+        LlmGateway candidate = gateway.get();
         return candidate != null && candidate.available() ? Optional.of(candidate) : Optional.empty();
     }
 

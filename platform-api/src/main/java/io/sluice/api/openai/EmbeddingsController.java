@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 import io.sluice.api.auth.ApiClient;
 import io.sluice.api.openai.keys.KeyBudgets;
@@ -20,6 +21,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
+import org.springframework.util.function.SingletonSupplier;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
@@ -37,14 +39,14 @@ public class EmbeddingsController {
     static final int MAX_INPUTS = 256;
     static final int MAX_INPUT_CHARS = 32_000;
 
-    private final ObjectProvider<LlmGateway> gateway;
+    private final Supplier<LlmGateway> gateway;
     private final ModelRoutes routes;
     private final KeyBudgets budgets;
     private final RequestLog requestLog;
 
     public EmbeddingsController(ObjectProvider<LlmGateway> gateway, GatewayProperties gatewayProperties, KeyBudgets budgets,
             RequestLog requestLog) {
-        this.gateway = gateway;
+        this.gateway = SingletonSupplier.of(gateway::getIfAvailable);
         this.routes = GatewayAssembly.routes(gatewayProperties);
         this.budgets = budgets;
         this.requestLog = requestLog;
@@ -77,7 +79,7 @@ public class EmbeddingsController {
                 response = OpenAiError.of(HttpStatus.TOO_MANY_REQUESTS, "insufficient_quota", "budget_exceeded", null,
                     "This API key has spent its " + over.which(), over.retryAfter());
             } else {
-                LlmGateway llm = gateway.getIfAvailable();
+                LlmGateway llm = gateway.get();
                 EmbeddingOutcome outcome = llm == null ? new EmbeddingOutcome.Refused(
                     new io.sluice.governance.gateway.LlmOutcome.Degraded(
                         io.sluice.governance.gateway.LlmOutcome.Reason.NOT_CONFIGURED, "no provider"))

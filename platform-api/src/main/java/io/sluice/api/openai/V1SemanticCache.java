@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.api.cache.RedisSemanticCache;
@@ -12,6 +13,7 @@ import io.sluice.api.chat.SemanticCache;
 import io.sluice.governance.gateway.LlmMessage;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.util.function.SingletonSupplier;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
@@ -35,19 +37,19 @@ final class V1SemanticCache {
     record Key(String space, String question) {
     }
 
-    private final ObjectProvider<RedisSemanticCache> cache;
+    private final Supplier<RedisSemanticCache> cache;
     private final ObjectMapper json;
     private final MeterRegistry meters;
 
     V1SemanticCache(ObjectProvider<RedisSemanticCache> cache, ObjectMapper json, MeterRegistry meters) {
-        this.cache = cache;
+        this.cache = SingletonSupplier.of(cache::getIfAvailable); // resolved once it exists, not per call
         this.json = json;
         this.meters = meters;
     }
 
     /** The request's key, or null when it may not be cached (the reason is counted). */
     Key key(long clientId, String route, JsonNode body, List<LlmMessage> messages) {
-        if (cache.getIfAvailable() == null) {
+        if (cache.get() == null) {
             return null;
         }
         String refusal = refusal(body, messages);
@@ -71,7 +73,7 @@ final class V1SemanticCache {
             }
         }
         context.append(json.writeValueAsString(parameters));
-        return new Key(cache.getObject().v1Space(clientId, route, context.toString()), question);
+        return new Key(cache.get().v1Space(clientId, route, context.toString()), question);
     }
 
     private static String refusal(JsonNode body, List<LlmMessage> messages) {
@@ -90,13 +92,13 @@ final class V1SemanticCache {
     }
 
     Optional<SemanticCache.Hit> lookup(Key key, String level, double threshold) {
-        Optional<SemanticCache.Hit> hit = cache.getObject().lookup(key.space(), key.question(), level, threshold);
+        Optional<SemanticCache.Hit> hit = cache.get().lookup(key.space(), key.question(), level, threshold);
         count(hit.isPresent() ? "hit" : "miss");
         return hit;
     }
 
     void store(Key key, String answer) {
-        cache.getObject().store(key.space(), key.question(), answer);
+        cache.get().store(key.space(), key.question(), answer);
         count("stored");
     }
 
