@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.function.Supplier;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.governance.degradation.DegradationControl;
@@ -21,6 +22,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
+import org.springframework.util.function.SingletonSupplier;
 
 /**
  * The intent enhancers, in the order the intent step asks them: the kNN classifier (cheap, local),
@@ -59,19 +61,21 @@ public class IntentConfiguration {
     LlmIntentEnhancer llmIntentEnhancer(ObjectProvider<LlmGateway> gateway, ObjectProvider<DegradationControl> degradation,
             IntentProperties properties, MeterRegistry meters, ObjectProvider<IntentTaxonomy> taxonomy,
             ObjectProvider<OnlineIntent> online) {
-        // the prompt lists the operator's active taxonomy (read lazily: OnlineIntent is built from the enhancers)
-        TaxonomyCatalog catalog = new TaxonomyCatalog(taxonomy::getIfAvailable, () -> {
+        // the prompt lists the operator's active taxonomy (read lazily: OnlineIntent is built from the enhancers);
+        // beans resolved once they exist, not on every message
+        Supplier<DegradationControl> control = SingletonSupplier.of(degradation::getIfAvailable);
+        TaxonomyCatalog catalog = new TaxonomyCatalog(SingletonSupplier.of(taxonomy::getIfAvailable), () -> {
             OnlineIntent o = online.getIfAvailable();
             return o == null ? null : o.model();
         }, java.util.concurrent.TimeUnit.SECONDS.toNanos(15), System::nanoTime);
         return new LlmIntentEnhancer(gateway.getIfAvailable(DisabledLlmGateway::new), properties.llm().enabledFor(),
             properties.llm().maxTokens(), () -> {
-                DegradationControl control = degradation.getIfAvailable();
-                return control == null || control.knobs().laneBAdmitted();
+                DegradationControl levels = control.get();
+                return levels == null || levels.knobs().laneBAdmitted();
             }, meters, () -> {
-                DegradationControl control = degradation.getIfAvailable();
-                return control == null ? io.sluice.governance.gateway.LlmParameters.NONE
-                    : control.knobs().parameters(io.sluice.governance.gateway.Lane.INTENT,
+                DegradationControl levels = control.get();
+                return levels == null ? io.sluice.governance.gateway.LlmParameters.NONE
+                    : levels.knobs().parameters(io.sluice.governance.gateway.Lane.INTENT,
                         io.sluice.governance.gateway.LlmParameters.NONE);
             }, catalog);
     }
