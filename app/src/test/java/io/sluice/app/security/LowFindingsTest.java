@@ -19,6 +19,8 @@ import io.sluice.console.users.ConsoleUsers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.logging.LogLevel;
+import org.springframework.boot.logging.LoggingSystem;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
@@ -86,6 +88,18 @@ class LowFindingsTest extends SecuritySuite {
 
     @Test
     void embeddedNewlinesCannotForgeLogLines(CapturedOutput output) {
+        // the answer below comes from the FAQ tier at L0, whose exchange line is DEBUG (RecordStep.quiet): every
+        // exchange line is shown for this test, so what an operator who turns them on would read is what is checked
+        LoggingSystem logging = LoggingSystem.get(getClass().getClassLoader());
+        logging.setLogLevel("sluice.chat", LogLevel.DEBUG);
+        try {
+            forgedLinesAreEscaped(output);
+        } finally {
+            logging.setLogLevel("sluice.chat", null);
+        }
+    }
+
+    private void forgedLinesAreEscaped(CapturedOutput output) {
         Client c = client("forger", "chat");
         assertProblem(c.http().postJson("/api/v1/chat", chat("u\nINFO forged", "hi")), 400, "invalid-request");
         // no digits: a random UUID sometimes holds a run of digits the log's personal-number masking hides
