@@ -7,6 +7,8 @@ RUN ./mvnw -B -q -ntp -DskipTests package
 FROM eclipse-temurin:25-jre
 WORKDIR /app
 COPY --from=build /src/app/target/sluice.jar /app/sluice.jar
+COPY scripts/lib/java-defaults.sh /app/java-defaults.sh
 EXPOSE 8080
-# JAVA_OPTS (heap, GC, ...) go before -jar; arguments after the image name go to Sluice (--sluice.x=y)
-ENTRYPOINT ["sh", "-c", "exec java $JAVA_OPTS -jar /app/sluice.jar \"$@\"", "sluice"]
+# the footprint defaults scripts/run.sh uses (docs/capacity.md), then JAVA_OPTS (heap, GC, ...: a later flag wins);
+# arguments after the image name go to Sluice (--sluice.x=y)
+ENTRYPOINT ["sh", "-c", ". /app/java-defaults.sh && exec java $SLUICE_JAVA_DEFAULTS $JAVA_OPTS -jar /app/sluice.jar \"$@\"", "sluice"]

@@ -30,13 +30,8 @@ sluice_use_java() {
   export PATH="$JAVA_HOME/bin:$PATH"
 }
 
-# The JVM options Sluice runs with (docs/capacity.md "Footprint defaults"): scripts/run.sh starts with them before
-# JAVA_OPTS, and the benchmark harness starts its instances with them, so the figures are those of what runs.
-# A heap bounded at 1 GB that starts small, gives idle memory back and grows under load rather than collect more
-# often (GCTimeRatio: G1 aims at at most 2 % of the time in GC, not 8 %) and marks only when the old generation fills
-# 70 % of it (the shrink at each remark would otherwise start the next cycle at once), compact object headers, a
-# smaller code cache.
-SLUICE_JAVA_DEFAULTS="-Xms64m -Xmx1g -XX:+UseCompactObjectHeaders -XX:GCTimeRatio=49 -XX:-G1UseAdaptiveIHOP -XX:InitiatingHeapOccupancyPercent=70 -XX:G1PeriodicGCInterval=30000 -XX:MaxHeapFreeRatio=30 -XX:MinHeapFreeRatio=10 -XX:ReservedCodeCacheSize=128m -XX:TrimNativeHeapInterval=30000"
+# The JVM options Sluice runs with: one file, shared with the container image (Dockerfile).
+. "$(dirname "${BASH_SOURCE[0]}")/java-defaults.sh"
 
 # A TCP port on 127.0.0.1 that nothing listens on, below the kernel's ephemeral range (net.ipv4.ip_local_port_range), so
 # an outgoing connection cannot be holding it. Random within [low, high) to keep parallel runs apart.
