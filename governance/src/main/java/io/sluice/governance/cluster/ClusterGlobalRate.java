@@ -3,6 +3,7 @@ package io.sluice.governance.cluster;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 
 import org.redisson.api.RedissonClient;
 
@@ -89,6 +90,9 @@ public final class ClusterGlobalRate {
     private long leaseEnds;
     private int served;
     private long refusedUntil = System.nanoTime();
+    // the refill under way (guarded by leaseLock), which callers finding the lease used up wait for
+    private CompletableFuture<Void> refill;
+    private static final int JOINS = 3;
 
     /**
      * @param staleAfter an instance that has not published for this long no longer counts (3 ticks is usual)
@@ -125,30 +129,65 @@ public final class ClusterGlobalRate {
         return clusterRate;
     }
 
-    /** Takes one admission from the cluster's bucket at {@code rate}; zero = admitted, else how long to wait. */
+    /**
+     * Takes one admission from the cluster's bucket at {@code rate}; zero = admitted, else how long to wait. When the
+     * lease is used up, one caller refills it while the others wait for that refill (at most {@link #JOINS} times)
+     * instead of each making a round trip of its own for one admission: with many callers at once, the moment a
+     * lease ran out used to send one round trip per caller.
+     */
     public Duration take(double rate) {
-        int want;
-        int giveBack;
-        synchronized (leaseLock) {
-            long now = System.nanoTime();
-            if (leased > 0 && now - leaseEnds < 0) {
-                leased--;
-                served++;
-                return Duration.ZERO;
+        for (int joined = 0; ; joined++) {
+            int want;
+            int giveBack;
+            CompletableFuture<Void> inFlight;
+            CompletableFuture<Void> mine = null;
+            synchronized (leaseLock) {
+                long now = System.nanoTime();
+                if (leased > 0 && now - leaseEnds < 0) {
+                    leased--;
+                    served++;
+                    return Duration.ZERO;
+                }
+                if (leaseNanos > 0 && now - refusedUntil < 0) {
+                    // the shared bucket said it has no token before then: the other callers here need not ask again
+                    return Duration.ofMillis(Math.max(1, (refusedUntil - now + 999_999) / 1_000_000));
+                }
+                inFlight = leaseNanos > 0 && joined < JOINS ? refill : null;
+                if (inFlight == null) {
+                    giveBack = leased;
+                    leased = 0;
+                    // the next batch: twice what the last one served (demand), within what this instance's share of
+                    // the rate brings in one lease period; 1 = a round trip per admission (low rates, no lease)
+                    int cap = (int) Math.max(1, Math.floor(rate / live * leaseNanos / 1e9));
+                    want = Math.min(cap, Math.max(1, served * 2));
+                    served = 0;
+                    if (leaseNanos > 0 && refill == null) {
+                        mine = new CompletableFuture<>();
+                        refill = mine;
+                    }
+                } else {
+                    giveBack = 0;
+                    want = 0;
+                }
             }
-            if (leaseNanos > 0 && now - refusedUntil < 0) {
-                // the shared bucket said it has no token before then: the other callers here need not ask again
-                return Duration.ofMillis(Math.max(1, (refusedUntil - now + 999_999) / 1_000_000));
+            if (inFlight != null) {
+                inFlight.join(); // bounded by the guard's command timeout: the refill always completes
+                continue;
             }
-            giveBack = leased;
-            leased = 0;
-            // the next batch: twice what the last one served (demand), within what this instance's share of
-            // the rate brings in one lease period; 1 = a round trip per admission (low rates, no lease)
-            int cap = (int) Math.max(1, Math.floor(rate / live * leaseNanos / 1e9));
-            want = Math.min(cap, Math.max(1, served * 2));
-            served = 0;
+            try {
+                return takeFromBucket(rate, want, giveBack);
+            } finally {
+                if (mine != null) {
+                    synchronized (leaseLock) {
+                        refill = null;
+                    }
+                    mine.complete(null);
+                }
+            }
         }
-        int asked = want;
+    }
+
+    private Duration takeFromBucket(double rate, int asked, int giveBack) {
         return guard.call(() -> {
             roundTrips.increment();
             List<Long> reply = take.run(bucketKey, Double.toString(rate), asked, giveBack);

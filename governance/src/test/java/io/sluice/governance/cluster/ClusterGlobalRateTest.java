@@ -103,6 +103,25 @@ class ClusterGlobalRateTest {
         assertThat(roundTrips).as("script calls for %s admissions", admitted).isLessThan(admitted / 10);
     }
 
+    @Test
+    void callersFindingTheLeaseUsedUpAtOnceShareOneRefill() throws Exception {
+        String url = System.getenv("SLUICE_REDIS_URL");
+        assertThat(url).as("SLUICE_REDIS_URL (scripts/services-up.sh)").isNotBlank();
+        double rate = 10_000_000; // a bucket sixteen callers in a loop cannot empty: no refusal paces them
+        ClusterGlobalRate instance = leased(url, Duration.ofMillis(50));
+        instance.publish(rate);
+
+        long started = System.nanoTime();
+        int admitted = hammer(List.of(instance), rate, Duration.ofSeconds(2), 16);
+        double periods = (System.nanoTime() - started) / 50e6;
+
+        // about one refill per lease period (plus the batch's doublings at the start), whatever the number of
+        // callers; a round trip for each caller that found the lease used up would be up to 16 per period
+        assertThat(admitted).isGreaterThan(1_000);
+        assertThat(instance.roundTrips()).as("script calls in %.0f lease periods, 16 callers, %s admitted", periods, admitted)
+            .isLessThanOrEqualTo((long) (3 * periods) + 64);
+    }
+
     private ClusterGlobalRate leased(String url, Duration lease) {
         RedissonClient redisson = Redisson.create(RedisTopology.ofUrl(url).toConfig(2_000, 500, 0));
         clients.add(redisson);
@@ -147,11 +166,16 @@ class ClusterGlobalRateTest {
     }
 
     private static int hammer(List<ClusterGlobalRate> instances, double rate, Duration duration) throws Exception {
+        return hammer(instances, rate, duration, 4);
+    }
+
+    private static int hammer(List<ClusterGlobalRate> instances, double rate, Duration duration, int threads)
+            throws Exception {
         AtomicInteger admitted = new AtomicInteger();
-        ExecutorService callers = Executors.newFixedThreadPool(4);
+        ExecutorService callers = Executors.newFixedThreadPool(threads);
         long end = System.nanoTime() + duration.toNanos();
         List<Future<?>> running = new ArrayList<>();
-        for (int c = 0; c < 4; c++) {
+        for (int c = 0; c < threads; c++) {
             ClusterGlobalRate instance = instances.get(c % instances.size());
             running.add(callers.submit(() -> {
                 while (System.nanoTime() < end) {
