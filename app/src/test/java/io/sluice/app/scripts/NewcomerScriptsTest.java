@@ -93,7 +93,11 @@ class NewcomerScriptsTest {
         assertThat(application).as("the names compose sets are the ones Sluice reads")
             .contains("${SLUICE_DEMO_CLIENT:auto}", "${SLUICE_LLM_API_KEY:}", "${SLUICE_LLM_MODEL:",
                 "port: ${SLUICE_MANAGEMENT_PORT:8081}", "address: ${SLUICE_MANAGEMENT_ADDRESS:127.0.0.1}");
-        assertThat(Files.readString(ROOT.resolve("Dockerfile"))).contains("exec java $JAVA_OPTS -jar /app/sluice.jar");
+        // the image runs with scripts/run.sh's footprint defaults (one file), JAVA_OPTS after them so it wins
+        assertThat(Files.readString(ROOT.resolve("Dockerfile"))).contains(
+            "COPY scripts/lib/java-defaults.sh /app/java-defaults.sh", ". /app/java-defaults.sh &&",
+            "exec java $SLUICE_JAVA_DEFAULTS $JAVA_OPTS -jar /app/sluice.jar");
+        assertThat(Files.readString(ROOT.resolve("scripts/lib/java-defaults.sh"))).contains("SLUICE_JAVA_DEFAULTS=\"-Xms64m");
 
         List<?> test = (List<?>) map(sluice.get("healthcheck")).get("test");
         assertThat(test.get(0)).isEqualTo("CMD");
