@@ -134,17 +134,22 @@ final class NearHits {
         }
     }
 
-    /** A change message: {@code space \t hash \t id}, the id empty when no entry went away. */
+    /** A change message from the channel: {@code space \t hash \t id}, the id empty when no entry went away. */
     void changed(String message) {
-        changes.incrementAndGet();
         String[] parts = message.split("\t", -1);
         if (parts.length < 2) {
+            changes.incrementAndGet();
             held.clear();
             return;
         }
-        String space = parts[0];
-        held.remove(space + parts[1]);
-        String id = parts.length > 2 ? entryId(parts[2]) : "";
+        changed(parts[0], parts[1], parts.length > 2 ? parts[2] : "");
+    }
+
+    /** A change to what {@code hash} resolves to in {@code space}; {@code gone} the entry that went away, or empty. */
+    void changed(String space, String hash, String gone) {
+        changes.incrementAndGet();
+        held.remove(space + hash);
+        String id = entryId(gone);
         if (!id.isEmpty()) {
             // questions an L2 hit pointed at the same entry; drops are rare next to lookups
             held.entrySet().removeIf(e -> e.getValue().entry().id().equals(id) && e.getKey().startsWith(space));

@@ -866,7 +866,7 @@ public final class RedisSemanticCache implements SemanticCache {
 
     /** A change this instance made: its own near hits follow at once, not when the channel's message comes back. */
     private void changed(String space, String hash, String goneId) {
-        near.changed(space + "\t" + hash + "\t" + goneId);
+        near.changed(space, hash, goneId);
     }
 
     private void release(LocalFlight flight) {

@@ -13,6 +13,7 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -55,6 +56,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.util.function.SingletonSupplier;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
@@ -84,7 +86,7 @@ public class ChatCompletionsController {
     static final String PROVIDER_HEADER = "X-Sluice-Provider";
     private static final int MAX_MESSAGES = 100;
 
-    private final ObjectProvider<LlmGateway> gateway;
+    private final Supplier<LlmGateway> gateway;
     private final GatewayProperties gatewayProperties;
     private final DegradationControl degradation;
     private final AnsweringStep faq;
@@ -94,7 +96,6 @@ public class ChatCompletionsController {
     private final ObjectMapper json;
     private final MeterRegistry meters;
     private final Map<String, Counter> completions = new ConcurrentHashMap<>();
-    private volatile LlmGateway resolvedGateway;
     private final io.sluice.governance.route.ModelRoutes routes;
     private final KeyBudgets budgets;
     private final RequestLog requestLog;
@@ -114,7 +115,7 @@ public class ChatCompletionsController {
         this.endUserVip = endUserVip.getIfAvailable();
         this.budgets = budgets;
         this.requestLog = requestLog;
-        this.gateway = gateway;
+        this.gateway = SingletonSupplier.of(gateway::getIfAvailable); // resolved once it exists, not per request
         this.gatewayProperties = gatewayProperties;
         this.degradation = degradation;
         this.faq = faq;
@@ -311,7 +312,7 @@ public class ChatCompletionsController {
         DegradationLevel level = degradation.level();
         LevelKnobs knobs = degradation.knobs();
         int maxTokens = requested > 0 ? Math.min(requested, knobs.maxTokens()) : knobs.maxTokens();
-        LlmGateway llm = gateway();
+        LlmGateway llm = gateway.get();
         if (llm != null && llmCalls != null) {
             llm = llmCalls.bind(llm, client.id() + ":" + user, vip); // each call counts against the user's window
         }
@@ -470,16 +471,6 @@ public class ChatCompletionsController {
     private Completion f1(String lastUser) {
         Answer answer = faq.answer(lastUser);
         return new Completion(answer.text(), FidelityTier.F1, 0, 0, null, null);
-    }
-
-    /** The gateway bean, looked up once it exists rather than resolved on every request. */
-    private LlmGateway gateway() {
-        LlmGateway llm = resolvedGateway;
-        if (llm == null) {
-            llm = gateway.getIfAvailable();
-            resolvedGateway = llm;
-        }
-        return llm;
     }
 
     private void count(FidelityTier tier, boolean stream) {

@@ -80,10 +80,25 @@ class RedisSemanticCacheTest {
         return Redisson.create(io.sluice.governance.cluster.RedisTopology.ofUrl(url).toConfig(3_000, 3_000, 3));
     }
 
+    // the other instances' clients, shut down after each test
+    final List<RedissonClient> others = new ArrayList<>();
+
     @AfterEach
     void close() {
         redisson.getKeys().deleteByPattern(prefix + "*");
         redisson.shutdown();
+        others.forEach(RedissonClient::shutdown);
+    }
+
+    /** Another instance on its own client, listening on the change channel when it keeps near hits at all. */
+    RedisSemanticCache otherInstance(Duration nearHitAge) {
+        RedissonClient other = redisson();
+        others.add(other);
+        RedisSemanticCache instance = cache(other, nearHitAge);
+        if (!nearHitAge.isZero()) {
+            await().atMost(Duration.ofSeconds(10)).until(instance::nearHitsListening);
+        }
+        return instance;
     }
 
     ChatContext ctx(String message) {
@@ -229,60 +244,43 @@ class RedisSemanticCacheTest {
     @Test
     void aRepeatedExactHitIsServedWithoutAskingRedisUntilAnotherInstanceDropsIt() {
         answerAndOffer("退货的运费谁来出", "质量问题由商家承担。", FidelityTier.F4, "31");
-        RedissonClient other = redisson();
         // an age far beyond the test: only the change channel can take the hit away
-        RedisSemanticCache second = cache(other, Duration.ofMinutes(10));
-        await().atMost(Duration.ofSeconds(10)).until(second::nearHitsListening);
-        try {
-            assertThat(second.lookup(ctx("退货的运费谁来出"))).isPresent();   // asks Redis
-            assertThat(second.lookup(ctx("退货的运费谁来出？"))).isPresent(); // does not
-            assertThat(count("sluice.cache.l1.near")).isEqualTo(1);
-            assertThat(count("sluice.cache.lookups", "layer", "l1", "result", "hit")).isEqualTo(2);
+        RedisSemanticCache second = otherInstance(Duration.ofMinutes(10));
+        assertThat(second.lookup(ctx("退货的运费谁来出"))).isPresent();   // asks Redis
+        assertThat(second.lookup(ctx("退货的运费谁来出？"))).isPresent(); // does not
+        assertThat(count("sluice.cache.l1.near")).isEqualTo(1);
+        assertThat(count("sluice.cache.lookups", "layer", "l1", "result", "hit")).isEqualTo(2);
 
-            cache.invalidateSource("faq:31");
+        cache.invalidateSource("faq:31");
 
-            await().atMost(Duration.ofSeconds(10))
-                .untilAsserted(() -> assertThat(second.lookup(ctx("退货的运费谁来出"))).isEmpty());
-            assertThat(cache.lookup(ctx("退货的运费谁来出"))).isEmpty();
-        } finally {
-            other.shutdown();
-        }
+        await().atMost(Duration.ofSeconds(10))
+            .untilAsserted(() -> assertThat(second.lookup(ctx("退货的运费谁来出"))).isEmpty());
+        assertThat(cache.lookup(ctx("退货的运费谁来出"))).isEmpty();
     }
 
     @Test
     void aQuestionAnL2HitPointedAtLosesItsNearHitWhenThatEntryIsDroppedElsewhere() {
         answerAndOffer("优惠券能叠加使用吗", "每单限用一张。", FidelityTier.F4, "7");
-        RedissonClient other = redisson();
-        RedisSemanticCache second = cache(other, Duration.ofMinutes(10));
-        await().atMost(Duration.ofSeconds(10)).until(second::nearHitsListening);
-        try {
-            assertThat(second.lookup(ctx("优惠券可以叠加吗"))).isPresent();   // L2, and L1 now points at the entry
-            assertThat(second.lookup(ctx("优惠券可以叠加吗"))).get()           // L1 through the pointer
-                .extracting(SemanticCache.Hit::similarity).isNotEqualTo(1.0);
-            assertThat(second.lookup(ctx("优惠券可以叠加吗"))).isPresent();   // near
-            assertThat(count("sluice.cache.l1.near")).isEqualTo(1);
+        RedisSemanticCache second = otherInstance(Duration.ofMinutes(10));
+        assertThat(second.lookup(ctx("优惠券可以叠加吗"))).isPresent();   // L2, and L1 now points at the entry
+        assertThat(second.lookup(ctx("优惠券可以叠加吗"))).get()           // L1 through the pointer
+            .extracting(SemanticCache.Hit::similarity).isNotEqualTo(1.0);
+        assertThat(second.lookup(ctx("优惠券可以叠加吗"))).isPresent();   // near
+        assertThat(count("sluice.cache.l1.near")).isEqualTo(1);
 
-            cache.invalidateSource("faq:7"); // names the stored question, not the paraphrase pointing at it
+        cache.invalidateSource("faq:7"); // names the stored question, not the paraphrase pointing at it
 
-            await().atMost(Duration.ofSeconds(10))
-                .untilAsserted(() -> assertThat(second.lookup(ctx("优惠券可以叠加吗"))).isEmpty());
-        } finally {
-            other.shutdown();
-        }
+        await().atMost(Duration.ofSeconds(10))
+            .untilAsserted(() -> assertThat(second.lookup(ctx("优惠券可以叠加吗"))).isEmpty());
     }
 
     @Test
     void withANearHitAgeOfZeroEveryExactHitAsksRedis() {
         answerAndOffer("会员有什么权益", "会员包邮。", FidelityTier.F4, "5");
-        RedissonClient other = redisson();
-        RedisSemanticCache second = cache(other, Duration.ZERO);
-        try {
-            assertThat(second.lookup(ctx("会员有什么权益"))).isPresent();
-            assertThat(second.lookup(ctx("会员有什么权益"))).isPresent();
-            assertThat(count("sluice.cache.l1.near")).isZero();
-        } finally {
-            other.shutdown();
-        }
+        RedisSemanticCache second = otherInstance(Duration.ZERO);
+        assertThat(second.lookup(ctx("会员有什么权益"))).isPresent();
+        assertThat(second.lookup(ctx("会员有什么权益"))).isPresent();
+        assertThat(count("sluice.cache.l1.near")).isZero();
     }
 
     @Test
