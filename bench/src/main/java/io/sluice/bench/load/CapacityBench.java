@@ -11,6 +11,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,6 +21,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntFunction;
 import java.util.function.LongFunction;
@@ -46,7 +48,7 @@ final class CapacityBench {
 
     /** One closed-loop leg. */
     record Leg(String name, String target, int connections, double seconds, long answers, long failures, long fiveXx,
-            Histogram latency, Map<String, Duration> cpu) {
+            Histogram latency, Map<String, Duration> cpu, long[] arrivals) {
 
         /** The legs of one target taken as one: answers, failures, seconds and CPU summed, latencies merged. */
         static Leg pooled(List<Leg> legs) {
@@ -58,7 +60,11 @@ final class CapacityBench {
             long answers = 0;
             long failures = 0;
             long fiveXx = 0;
+            List<Long> arrivals = new ArrayList<>();
             for (Leg leg : legs) {
+                for (long a : leg.arrivals()) {
+                    arrivals.add(a);
+                }
                 latency.add(leg.latency());
                 leg.cpu().forEach((process, used) -> cpu.merge(process, used, Duration::plus));
                 seconds += leg.seconds();
@@ -66,7 +72,23 @@ final class CapacityBench {
                 failures += leg.failures();
                 fiveXx += leg.fiveXx();
             }
-            return new Leg(first.name(), first.target(), first.connections(), seconds, answers, failures, fiveXx, latency, cpu);
+            return new Leg(first.name(), first.target(), first.connections(), seconds, answers, failures, fiveXx, latency, cpu,
+                arrivals.stream().mapToLong(Long::longValue).toArray());
+        }
+
+        /**
+         * How bunched the requests came: the busiest {@link #ARRIVAL_BUCKET_MS} ms of the measured leg over the mean one.
+         * Independent users give about 1.2-1.5 here; a closed loop whose connections all started at once keeps sending
+         * in one burst a provider latency (at 1 s × 1,024: every request of the second within a few hundred ms).
+         */
+        double burst() {
+            long max = 0;
+            long sum = 0;
+            for (long a : arrivals) {
+                max = Math.max(max, a);
+                sum += a;
+            }
+            return sum == 0 ? Double.NaN : max / ((double) sum / arrivals.length);
         }
 
         double perSecond() {
@@ -132,6 +154,8 @@ final class CapacityBench {
     static double settleSeconds(double seconds) {
         return Math.min(SETTLE_SECONDS, seconds / 4);
     }
+    /** The width of the buckets {@link Leg#burst()} counts requests in. */
+    static final int ARRIVAL_BUCKET_MS = 100;
     static final int CHAT_WARM_UP_LEGS = 2;
 
     static final String SLUICE = "sluice";
@@ -191,7 +215,12 @@ final class CapacityBench {
      * cancel what a leg's place in the run does to it (a box that slows down, a process that idled for a minute);
      * apart, they show how far one leg of a target may be from its other.
      */
-    record Point(String name, Leg warmUp, List<Leg> firstRound, List<Leg> secondRound) {
+    record Point(String name, Leg warmUp, List<Leg> firstRound, List<Leg> secondRound, List<Leg> atOnce) {
+
+        /** {@code target}'s leg with every connection opened at once (direct and Sluice only). */
+        Leg atOnce(String target) {
+            return atOnce.stream().filter(l -> l.target().equals(target)).findFirst().orElseThrow();
+        }
 
         /** {@code target}'s leg in round 1 or 2. */
         Leg leg(String target, int round) {
@@ -216,9 +245,10 @@ final class CapacityBench {
         latency(50, 0, 8);
         // C2 needs about a minute and a half of this load on 2 cores before Sluice's CPU per answer settles
         // (hand-run, quiet machine: 2.2 → 1.1 ms from the second to the fifth 20 s run)
-        closedLoop("warm-up", "sluice", 128, V1_WARM_UP_LEGS * seconds);
+        long warmSpread = TimeUnit.MILLISECONDS.toNanos(50);
+        closedLoop("warm-up", "sluice", 128, V1_WARM_UP_LEGS * seconds, warmSpread);
         if (portkey != null) {
-            closedLoop("warm-up", "portkey", 128, seconds);
+            closedLoop("warm-up", "portkey", 128, seconds, warmSpread);
         }
         List<String> order = portkey == null ? List.of("direct", "sluice") : List.of("direct", "portkey", "sluice");
         for (long[] step : plan) {
@@ -228,28 +258,38 @@ final class CapacityBench {
             // each point's own warm-up too: a thousand calls in flight take branches (a round trip per slow user,
             // parked permits, bigger batches) that 128 connections did not, and C2 recompiles them (JFR: 11-14 %
             // of Sluice's CPU in the measured leg without it)
-            Leg warmUp = closedLoop("warm-up " + name, "sluice", connections, seconds);
+            // connections start spread over one provider latency, as independent users would: opened at once, a closed
+            // loop with a fixed latency keeps its start as a burst a cycle (every request of a second within a few
+            // hundred ms at 1 s × 1,024), which the leg after the rounds shows for direct and Sluice
+            long spread = TimeUnit.MILLISECONDS.toNanos(step[0]);
+            Leg warmUp = closedLoop("warm-up " + name, "sluice", connections, seconds, spread);
             List<Leg> first = new ArrayList<>();
             for (String target : order) {
-                first.add(closedLoop(name + ", round 1", target, connections, seconds));
+                first.add(closedLoop(name + ", round 1", target, connections, seconds, spread));
             }
             List<Leg> second = new ArrayList<>();
             for (String target : order.reversed()) {
-                second.add(closedLoop(name + ", round 2", target, connections, seconds));
+                second.add(closedLoop(name + ", round 2", target, connections, seconds, spread));
             }
-            points.add(new Point(name, warmUp, first, second));
+            List<Leg> atOnce = new ArrayList<>();
+            for (String target : List.of("direct", "sluice")) {
+                atOnce.add(closedLoop(name + ", opened at once", target, connections, seconds, 0));
+            }
+            points.add(new Point(name, warmUp, first, second, atOnce));
         }
         return points;
     }
 
-    private Leg closedLoop(String name, String target, int connections, double seconds) throws InterruptedException {
+    /** @param spreadNanos the connections' first requests are spread evenly over this (0: all at once) */
+    private Leg closedLoop(String name, String target, int connections, double seconds, long spreadNanos)
+            throws InterruptedException {
         String url = switch (target) {
             case "direct" -> fleet.mockUrl() + "/v1/chat/completions";
             case "portkey" -> portkey + "/v1/chat/completions";
             default -> fleet.url("a") + "/v1/chat/completions";
         };
         Map<String, String> headers = headers(target);
-        return loop(name, target, url, headers, connections, seconds,
+        return loop(name, target, url, headers, connections, seconds, spreadNanos,
             i -> "{\"model\":\"primary\",\"max_tokens\":8,\"user\":\"cap-" + i
                 + "\",\"messages\":[{\"role\":\"user\",\"content\":\"Where is my parcel? Order 4711.\"}]}",
             // through Sluice only the provider's answer counts (an F1 stand-in would flatter it)
@@ -294,15 +334,20 @@ final class CapacityBench {
         BodyPerCall newQuestions = (connection, call) -> "{\"userId\":\"faq-" + connection + "\",\"message\":\""
             + LoadGenerator.MESSAGES.get(connection % LoadGenerator.MESSAGES.size())
                 .formatted(Long.toString(13_900_000_000L + connection * 10_000_000L + call)) + "\"}";
-        legs.add(loop("FAQ tier (F1), every question new", "sluice b", fleet.url("b") + chat, h, connections, seconds,
+        legs.add(loop("FAQ tier (F1), every question new", "sluice b", fleet.url("b") + chat, h, connections, seconds, 0,
             newQuestions, true, r -> r.body().contains("\"tier\":\"F1\"")));
         return legs;
     }
 
     private Leg loop(String name, String target, String url, Map<String, String> headers, int connections, double seconds,
             IntFunction<String> bodies, Predicate<HttpResponse<String>> meant) throws InterruptedException {
-        return loop(name, target, url, headers, connections, seconds, (connection, call) -> bodies.apply(connection), false,
-            meant);
+        return loop(name, target, url, headers, connections, seconds, 0, bodies, meant);
+    }
+
+    private Leg loop(String name, String target, String url, Map<String, String> headers, int connections, double seconds,
+            long spreadNanos, IntFunction<String> bodies, Predicate<HttpResponse<String>> meant) throws InterruptedException {
+        return loop(name, target, url, headers, connections, seconds, spreadNanos,
+            (connection, call) -> bodies.apply(connection), false, meant);
     }
 
     /** The body of one connection's {@code call}-th request. */
@@ -312,7 +357,8 @@ final class CapacityBench {
 
     /** @param newBodies each request gets its own body (else each connection sends its first one again and again) */
     private Leg loop(String name, String target, String url, Map<String, String> headers, int connections, double seconds,
-            BodyPerCall bodies, boolean newBodies, Predicate<HttpResponse<String>> meant) throws InterruptedException {
+            long spreadNanos, BodyPerCall bodies, boolean newBodies, Predicate<HttpResponse<String>> meant)
+            throws InterruptedException {
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5))
             .build();
         ConcurrentHistogram latency = new ConcurrentHistogram(TimeUnit.SECONDS.toNanos(120), 2);
@@ -323,8 +369,11 @@ final class CapacityBench {
         // every leg opens its connections at once: the first SETTLE_SECONDS (connection set-up, the first burst)
         // are run but not measured, for every target alike, so the figures are the loop's steady state
         long settle = (long) (settleSeconds(seconds) * 1e9);
-        long measureFrom = System.nanoTime() + settle;
+        long opened = System.nanoTime();
+        long measureFrom = opened + Math.max(settle, spreadNanos + settle / 2);
         long end = measureFrom + (long) (seconds * 1e9);
+        long bucket = TimeUnit.MILLISECONDS.toNanos(ARRIVAL_BUCKET_MS);
+        AtomicLongArray arrivals = new AtomicLongArray((int) ((end - measureFrom) / bucket));
         List<Thread> workers = new ArrayList<>();
         for (int i = 0; i < connections; i++) {
             int connection = i;
@@ -335,11 +384,24 @@ final class CapacityBench {
                 return builder.build();
             };
             HttpRequest first = requests.apply(0);
+            long startAt = opened + spreadNanos * i / connections;
             workers.add(Thread.ofVirtual().name("cap-" + target + "-" + i).unstarted(() -> {
                 long calls = 0;
+                try {
+                    long wait = startAt - System.nanoTime();
+                    if (wait > 0) {
+                        TimeUnit.NANOSECONDS.sleep(wait); // pacing the generator, not a test
+                    }
+                } catch (InterruptedException e) {
+                    return;
+                }
                 while (System.nanoTime() < end) {
                     HttpRequest request = newBodies ? requests.apply(calls++) : first;
                     long started = System.nanoTime();
+                    long at = (started - measureFrom) / bucket;
+                    if (started >= measureFrom && at < arrivals.length()) {
+                        arrivals.incrementAndGet((int) at);
+                    }
                     try {
                         HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
                         if (started < measureFrom) {
@@ -379,11 +441,14 @@ final class CapacityBench {
         }
         double elapsed = (System.nanoTime() - started) / 1e9;
         http.close();
+        long[] counted = new long[arrivals.length()];
+        Arrays.setAll(counted, arrivals::get);
         Leg leg = new Leg(name, target, connections, elapsed, answers.get(), failures.get(), fiveXx.get(), latency,
-            processes.since(before));
+            processes.since(before), counted);
         ScenarioRunner.log(String.format("capacity %s %s x%d: %.0f answers/s, %d failures (%d 5xx), p50 %.1f p99 %.1f ms,"
-            + " CPU ms/answer sluice+redis %.3f", name, target, connections, leg.perSecond(), leg.failures(), leg.fiveXx(),
-            leg.p(50), leg.p(99), leg.cpuMsPerAnswer(target.equals("sluice b") ? "sluice b" : SLUICE, REDIS))
+            + " CPU ms/answer sluice+redis %.3f, burst %.2f", name, target, connections, leg.perSecond(), leg.failures(),
+            leg.fiveXx(), leg.p(50), leg.p(99), leg.cpuMsPerAnswer(target.equals("sluice b") ? "sluice b" : SLUICE, REDIS),
+            leg.burst())
             + (leg.failures() > 0 ? "; failures: " + why.top() : ""));
         return leg;
     }

@@ -48,8 +48,14 @@ final class CapacityReport {
         line("of the same round, or with both of direct's legs. CPU = ms of CPU per answer of each process during the leg");
         line("(Sluice's Redis counted with Sluice).");
         line("");
-        line("| latency × connections | round | target | answers/s | × direct | p50 ms | p99 ms | added p99 ms | failures | 5xx | CPU ms/answer |");
-        line("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|");
+        line("The connections of a leg start spread evenly over one provider latency, as independent users would. A row");
+        line("*opened at once* (direct and Sluice, after the rounds) starts them all in the same instant: with a fixed");
+        line("latency the closed loop then keeps that start as one burst a cycle. *Burst* = the busiest "
+            + CapacityBench.ARRIVAL_BUCKET_MS + " ms of the leg's");
+        line("requests over the mean " + CapacityBench.ARRIVAL_BUCKET_MS + " ms (1 = perfectly even).");
+        line("");
+        line("| latency × connections | round | target | answers/s | × direct | p50 ms | p99 ms | added p99 ms | burst | failures | 5xx | CPU ms/answer |");
+        line("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|");
         for (CapacityBench.Point point : points) {
             for (int round = 1; round <= 2; round++) {
                 List<CapacityBench.Leg> legs = round == 1 ? point.firstRound() : point.secondRound();
@@ -60,6 +66,9 @@ final class CapacityReport {
             for (String target : point.targets()) {
                 row(point.name(), "both", point.pooled(target), point.pooled("direct"));
             }
+            for (CapacityBench.Leg leg : point.atOnce()) {
+                row(point.name(), "opened at once", leg, point.atOnce("direct"));
+            }
         }
         line("");
         for (CapacityBench.Point point : points) {
@@ -69,21 +78,25 @@ final class CapacityReport {
             double added = sluice.p(99) - direct.p(99);
             double cpu = sluice.cpuMsPerAnswer(CapacityBench.SLUICE, CapacityBench.REDIS);
             boolean slow = point.name().startsWith("1000");
+            CapacityBench.Leg atOnce = point.atOnce(CapacityBench.SLUICE);
+            CapacityBench.Leg directAtOnce = point.atOnce("direct");
             line(String.format("- %s: Sluice %.2f × direct (goal ≥ 0.9)%s; Sluice + Redis %.3f ms CPU per answer (goal ≤ 0.35): %s."
-                + " By round: %s and %s; Sluice's warm-up leg at this point, just before round 1: %.0f answers/s, %.3f ms.",
+                + " By round: %s and %s; Sluice's warm-up leg at this point, just before round 1: %.0f answers/s, %.3f ms."
+                + " Opened at once (burst %.1f): %.2f × direct, added p99 %.1f ms.",
                 point.name(), ratio, slow ? String.format(", added p99 %.1f ms (goal ≤ 50)", added) : "", cpu,
                 ratio >= 0.9 && (!slow || added <= 50) && cpu <= 0.35 ? "**met**" : "**not met**",
                 byRound(point, 1), byRound(point, 2), point.warmUp().perSecond(),
-                point.warmUp().cpuMsPerAnswer(CapacityBench.SLUICE, CapacityBench.REDIS)));
+                point.warmUp().cpuMsPerAnswer(CapacityBench.SLUICE, CapacityBench.REDIS), atOnce.burst(),
+                atOnce.perSecond() / directAtOnce.perSecond(), atOnce.p(99) - directAtOnce.p(99)));
         }
         line("");
     }
 
     private void row(String point, String round, CapacityBench.Leg leg, CapacityBench.Leg direct) {
         boolean isDirect = leg.target().equals("direct");
-        line(String.format("| %s | %s | %s | %.0f | %.2f | %.1f | %.1f | %s | %d | %d | %s |", point, round, leg.target(),
+        line(String.format("| %s | %s | %s | %.0f | %.2f | %.1f | %.1f | %s | %.2f | %d | %d | %s |", point, round, leg.target(),
             leg.perSecond(), leg.perSecond() / direct.perSecond(), leg.p(50), leg.p(99),
-            isDirect ? "–" : String.format("%.1f", leg.p(99) - direct.p(99)), leg.failures(), leg.fiveXx(),
+            isDirect ? "–" : String.format("%.1f", leg.p(99) - direct.p(99)), leg.burst(), leg.failures(), leg.fiveXx(),
             cpu(leg.cpu(), leg.answers())));
     }
 
@@ -160,9 +173,10 @@ final class CapacityReport {
         md.append("- Mock provider: io.sluice.mock (JDK HttpServer), fixed latency, no caps, no errors\n");
         md.append(String.format("- Closed-loop legs of %.0f s each after a warm-up of each path (Sluice's `/v1`: %.0f s at 128"
             + " connections, then one leg at each point before its first round; `/api/v1/chat`: %.0f s per leg); each"
-            + " point in two rounds: direct, Portkey, Sluice, then Sluice, Portkey, direct. Each leg opens its"
-            + " connections at once and runs %.0f s before it measures (connection set-up and the first burst, the same for"
-            + " every target)%n", seconds, CapacityBench.V1_WARM_UP_LEGS * seconds, CapacityBench.CHAT_WARM_UP_LEGS * seconds,
+            + " point in two rounds: direct, Portkey, Sluice, then Sluice, Portkey, direct, then direct and Sluice with"
+            + " their connections opened at once. A round's leg opens its connections spread over one provider latency;"
+            + " every leg runs %.0f s (or the spread and half that) before it measures (connection set-up, the first"
+            + " requests, the same for every target)%n", seconds, CapacityBench.V1_WARM_UP_LEGS * seconds, CapacityBench.CHAT_WARM_UP_LEGS * seconds,
             CapacityBench.settleSeconds(seconds)));
         md.append("- Settings of the instances (permits, limits and caps out of the way, so this measures capacity, not governance): ");
         settings.forEach((k, v) -> md.append('`').append(k).append('=').append(v).append("` "));

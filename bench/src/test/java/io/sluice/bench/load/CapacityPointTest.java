@@ -39,12 +39,25 @@ class CapacityPointTest {
         CapacityBench.Leg sluice2 = leg("sluice", 20, 1_800, 500, 55, 55);
         CapacityBench.Leg direct2 = leg("direct", 20, 2_000, 0, 50, 50);
         CapacityBench.Point point = new CapacityBench.Point("50 ms × 128", leg("sluice", 20, 1, 1, 1, 1),
-            List.of(direct1, sluice1), List.of(sluice2, direct2));
+            List.of(direct1, sluice1), List.of(sluice2, direct2), List.of(direct1, sluice1));
 
         assertThat(point.targets()).containsExactly("direct", "sluice");
         assertThat(point.leg("sluice", 1)).isSameAs(sluice1);
         assertThat(point.leg("sluice", 2)).isSameAs(sluice2);
         assertThat(point.pooled("sluice").perSecond() / point.pooled("direct").perSecond()).isCloseTo(0.7, within(1e-9));
+    }
+
+    @Test
+    void aLegsBurstIsItsBusiestBucketOverTheMeanOneAcrossBothRounds() {
+        Histogram latency = new Histogram(TimeUnit.SECONDS.toNanos(120), 2);
+        // in phase: a second's 40 requests in 2 of its 10 buckets
+        CapacityBench.Leg bunched = leg("sluice", 1, 40, 0, latency, new long[] {20, 20, 0, 0, 0, 0, 0, 0, 0, 0});
+        CapacityBench.Leg even = leg("sluice", 1, 40, 0, latency, new long[] {4, 4, 4, 4, 4, 4, 4, 4, 4, 4});
+
+        assertThat(bunched.burst()).isEqualTo(5.0);
+        assertThat(even.burst()).isEqualTo(1.0);
+        // the two legs' buckets read as one: 20 over a mean of 4
+        assertThat(CapacityBench.Leg.pooled(List.of(bunched, even)).burst()).isEqualTo(5.0);
     }
 
     /** A leg whose answers' latencies are half {@code lowMs} and half {@code highMs}. */
@@ -53,7 +66,12 @@ class CapacityPointTest {
         for (long i = 0; i < answers; i++) {
             latency.recordValue(TimeUnit.MILLISECONDS.toNanos(i < answers / 2 ? lowMs : highMs));
         }
+        return leg(target, seconds, answers, cpuMs, latency, new long[] {answers});
+    }
+
+    private static CapacityBench.Leg leg(String target, double seconds, long answers, long cpuMs, Histogram latency,
+            long[] arrivals) {
         return new CapacityBench.Leg("50 ms × 128", target, 128, seconds, answers, 0, 0, latency,
-            Map.of(CapacityBench.SLUICE, Duration.ofMillis(cpuMs)));
+            Map.of(CapacityBench.SLUICE, Duration.ofMillis(cpuMs)), arrivals);
     }
 }
