@@ -545,6 +545,38 @@ class OpenAiFrontDoorTest {
         }
     }
 
+    @Test
+    void aBodyThatIsNotJsonOrMissingIsAnOpenAiShapedBadRequestAndOnlyJsonIsAccepted() throws Exception {
+        String key = apiKeys.create("raw-" + UUID.randomUUID(), ClientTier.VIP).key();
+        long requests = MOCK.counters().requests();
+        try (java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient()) {
+            java.util.function.BiFunction<String, String, java.net.http.HttpResponse<String>> post = (type, body) -> {
+                try {
+                    return http.send(java.net.http.HttpRequest.newBuilder(
+                            java.net.URI.create("http://127.0.0.1:" + port + "/v1/chat/completions"))
+                        .header("Authorization", "Bearer " + key).header("Content-Type", type)
+                        .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body)).build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString());
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            };
+
+            var broken = post.apply("application/json", "{\"model\": \"primary\", \"messages\": [");
+            assertThat(broken.statusCode()).isEqualTo(400);
+            assertThat(broken.body()).contains("\"error\"").contains("request body is not valid JSON")
+                .as("the payload is not echoed back").doesNotContain("\"messages\": [");
+
+            var empty = post.apply("application/json", "");
+            assertThat(empty.statusCode()).isEqualTo(400);
+            assertThat(empty.body()).contains("\"error\"").contains("request body is missing or unreadable");
+
+            var text = post.apply("text/plain", "{\"model\": \"primary\"}");
+            assertThat(text.statusCode()).isEqualTo(415);
+        }
+        assertThat(MOCK.counters().requests()).as("none of them reached the provider").isEqualTo(requests);
+    }
+
     @Autowired
     JdbcClient jdbc;
 
