@@ -15,6 +15,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.LongSummaryStatistics;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -60,11 +61,7 @@ final class CapacityBench {
             long answers = 0;
             long failures = 0;
             long fiveXx = 0;
-            List<Long> arrivals = new ArrayList<>();
             for (Leg leg : legs) {
-                for (long a : leg.arrivals()) {
-                    arrivals.add(a);
-                }
                 latency.add(leg.latency());
                 leg.cpu().forEach((process, used) -> cpu.merge(process, used, Duration::plus));
                 seconds += leg.seconds();
@@ -73,7 +70,7 @@ final class CapacityBench {
                 fiveXx += leg.fiveXx();
             }
             return new Leg(first.name(), first.target(), first.connections(), seconds, answers, failures, fiveXx, latency, cpu,
-                arrivals.stream().mapToLong(Long::longValue).toArray());
+                legs.stream().flatMapToLong(leg -> Arrays.stream(leg.arrivals())).toArray());
         }
 
         /**
@@ -82,13 +79,8 @@ final class CapacityBench {
          * in one burst a provider latency (at 1 s × 1,024: every request of the second within a few hundred ms).
          */
         double burst() {
-            long max = 0;
-            long sum = 0;
-            for (long a : arrivals) {
-                max = Math.max(max, a);
-                sum += a;
-            }
-            return sum == 0 ? Double.NaN : max / ((double) sum / arrivals.length);
+            LongSummaryStatistics buckets = Arrays.stream(arrivals).summaryStatistics();
+            return buckets.getSum() == 0 ? Double.NaN : buckets.getMax() / buckets.getAverage();
         }
 
         double perSecond() {
@@ -317,18 +309,18 @@ final class CapacityBench {
         String chat = "/api/v1/chat";
         Map<String, String> h = headers("sluice");
         String question = "退货的运费谁来出？";
-        loop("cache warm", SLUICE, fleet.url("a") + chat, h, 1, 1, i -> "{\"userId\":\"warm\",\"message\":\"" + question + "\"}",
+        loop("cache warm", SLUICE, fleet.url("a") + chat, h, 1, 1, 0, i -> "{\"userId\":\"warm\",\"message\":\"" + question + "\"}",
             r -> true);
         List<Leg> legs = new ArrayList<>();
         // warm-up of each path, then the measured leg
-        loop("warm-up", SLUICE, fleet.url("a") + chat, h, connections, CHAT_WARM_UP_LEGS * seconds,
+        loop("warm-up", SLUICE, fleet.url("a") + chat, h, connections, CHAT_WARM_UP_LEGS * seconds, 0,
             i -> "{\"userId\":\"cache-" + i + "\",\"message\":\"" + question + "\"}", r -> true);
-        legs.add(loop("exact cache hit", SLUICE, fleet.url("a") + chat, h, connections, seconds,
+        legs.add(loop("exact cache hit", SLUICE, fleet.url("a") + chat, h, connections, seconds, 0,
             i -> "{\"userId\":\"cache-" + i + "\",\"message\":\"" + question + "\"}", r -> r.body().contains("\"cached\":true")));
         IntFunction<String> faq = i -> "{\"userId\":\"faq-" + i + "\",\"message\":\""
             + LoadGenerator.MESSAGES.get(i % LoadGenerator.MESSAGES.size()).formatted("1390000" + (1000 + i)) + "\"}";
-        loop("warm-up", "sluice b", fleet.url("b") + chat, h, connections, CHAT_WARM_UP_LEGS * seconds, faq, r -> true);
-        legs.add(loop("FAQ tier (F1)", "sluice b", fleet.url("b") + chat, h, connections, seconds, faq,
+        loop("warm-up", "sluice b", fleet.url("b") + chat, h, connections, CHAT_WARM_UP_LEGS * seconds, 0, faq, r -> true);
+        legs.add(loop("FAQ tier (F1)", "sluice b", fleet.url("b") + chat, h, connections, seconds, 0, faq,
             r -> r.body().contains("\"tier\":\"F1\"")));
         // every question new (another phone number each time): no F1 answer kept for it, the knowledge is searched
         BodyPerCall newQuestions = (connection, call) -> "{\"userId\":\"faq-" + connection + "\",\"message\":\""
@@ -337,11 +329,6 @@ final class CapacityBench {
         legs.add(loop("FAQ tier (F1), every question new", "sluice b", fleet.url("b") + chat, h, connections, seconds, 0,
             newQuestions, true, r -> r.body().contains("\"tier\":\"F1\"")));
         return legs;
-    }
-
-    private Leg loop(String name, String target, String url, Map<String, String> headers, int connections, double seconds,
-            IntFunction<String> bodies, Predicate<HttpResponse<String>> meant) throws InterruptedException {
-        return loop(name, target, url, headers, connections, seconds, 0, bodies, meant);
     }
 
     private Leg loop(String name, String target, String url, Map<String, String> headers, int connections, double seconds,
@@ -366,8 +353,8 @@ final class CapacityBench {
         AtomicLong failures = new AtomicLong();
         AtomicLong fiveXx = new AtomicLong();
         Failures why = new Failures();
-        // every leg opens its connections at once: the first SETTLE_SECONDS (connection set-up, the first burst)
-        // are run but not measured, for every target alike, so the figures are the loop's steady state
+        // connection i starts at spread × i / connections (all at once when the spread is 0); the first SETTLE_SECONDS,
+        // and at least the spread, are run but not measured, for every target alike, so the figures are the steady state
         long settle = (long) (settleSeconds(seconds) * 1e9);
         long opened = System.nanoTime();
         long measureFrom = opened + Math.max(settle, spreadNanos + settle / 2);
