@@ -42,10 +42,11 @@ import org.redisson.api.RedissonClient;
  * <p>When Redis is unreachable each instance falls back to a local semaphore holding its share of
  * the lane (permits ÷ known instances, at least 1): calls still flow, the provider stays protected.
  *
- * <p>The first, non-waiting try for a permit runs {@link #TAKE}, our own script on the keys of Redisson's semaphore,
+ * <p>Every try for a permit in Redis runs {@link #TAKE}, our own script on the keys of Redisson's semaphore,
  * with a permit id this class chose: when its reply is lost (a client-side timeout after Redis ran it) the id is
  * known, and its release is sent until Redis has the permit back. Redisson's acquire picks the id itself and tells
- * nobody when the call fails, so such a permit stayed taken for a whole lease.
+ * nobody when the call fails, so such a permit stayed taken for a whole lease. A caller that waits in Redis takes by the
+ * same script, tried again whenever permits come free ({@link ReleaseSignal}), for the same reason.
  */
 public class ClusterPermits implements AutoCloseable {
 
@@ -199,9 +200,7 @@ public class ClusterPermits implements AutoCloseable {
                         // a caller here waits in Redis: permits closing here go back there, not to the idle ones
                         kept.waiting.incrementAndGet();
                         try {
-                            // Redisson's own waiting acquire (rare: every try above failed): it keeps the permit id to
-                            // itself, so a permit it took whose reply is lost cannot be released before its lease ends
-                            permitId = semaphore.tryAcquire(remainingMillis, leaseMillis, TimeUnit.MILLISECONDS);
+                            permitId = takeWaiting(lane, semaphore, leaseMillis, remainingMillis, kept);
                         } finally {
                             kept.waiting.decrementAndGet();
                         }
@@ -285,6 +284,34 @@ public class ClusterPermits implements AutoCloseable {
             throw e;
         }
     }
+
+    /**
+     * Waits in Redis for a permit of the lane, at most {@code waitMillis}: {@link #takeNow} again each time the lane's
+     * {@link ReleaseSignal} says permits came free, and at least every {@link #WAIT_RETRY_EVERY} (a missed message, a
+     * lease that ended, which only a take gives back). Each try is a take under an id chosen here, so a try whose reply
+     * is lost is released like the first one's; Redisson's own waiting acquire chose its id itself and told nobody
+     * when its reply was lost, so such a permit stayed taken for its whole lease.
+     */
+    private String takeWaiting(String lane, RPermitExpirableSemaphore semaphore, long leaseMillis, long waitMillis,
+            Reuse kept) throws InterruptedException {
+        ReleaseSignal signal = kept.signal(semaphore.getName());
+        signal.subscribe();
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMillis);
+        while (true) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return null;
+            }
+            signal.await(Math.min(left, WAIT_RETRY_EVERY.toNanos()));
+            String permitId = takeNow(lane, semaphore, leaseMillis);
+            if (permitId != null) {
+                return permitId;
+            }
+        }
+    }
+
+    /** How long a caller waiting in Redis goes at most without trying again when no release is heard of. */
+    static final Duration WAIT_RETRY_EVERY = Duration.ofMillis(250);
 
     /**
      * A permit id as Redisson's are (16 bytes in hex): this instance's random half and a counter, so no two of its
@@ -377,6 +404,7 @@ public class ClusterPermits implements AutoCloseable {
         }
         // awaited: the Redis client may close right after this
         reuse.values().forEach(kept -> kept.giveBack(kept.idle.drain(), true));
+        reuse.values().forEach(Reuse::closeSignal);
     }
 
     /** One lane's idle permits on this instance, and how they are taken and parked. */
@@ -385,9 +413,32 @@ public class ClusterPermits implements AutoCloseable {
         final IdlePermits idle = new IdlePermits();
         final AtomicInteger waiting = new AtomicInteger();
         final LongAdder reused = new LongAdder();
+        private volatile ReleaseSignal signal;
 
         Reuse(String lane) {
             this.lane = lane;
+        }
+
+        /** The lane's release signal, made by its first caller that waits in Redis. */
+        ReleaseSignal signal(String semaphoreName) {
+            ReleaseSignal made = signal;
+            if (made == null) {
+                synchronized (this) {
+                    made = signal;
+                    if (made == null) {
+                        made = new ReleaseSignal(redisson, semaphoreName, publishCommand, waiting);
+                        signal = made;
+                    }
+                }
+            }
+            return made;
+        }
+
+        void closeSignal() {
+            ReleaseSignal made = signal;
+            if (made != null) {
+                made.close();
+            }
         }
 
         int cap() {

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import io.sluice.governance.cluster.RedisGuard;
@@ -16,6 +17,7 @@ import io.sluice.governance.cluster.RedisTopology;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.redisson.Redisson;
+import org.redisson.RedissonObject;
 import org.redisson.api.RFuture;
 import org.redisson.api.RPermitExpirableSemaphore;
 import org.redisson.api.RScript;
@@ -26,7 +28,7 @@ import org.redisson.client.codec.StringCodec;
 /**
  * An acquire whose reply is lost (the client gave up after its response timeout while Redis, stalled by another
  * client's long script, ran it afterwards) leaves no permit taken: it is released within seconds, not when its
- * 10-minute lease ends (real Redis).
+ * 10-minute lease ends (real Redis). The same holds for a take tried while the caller waits in Redis for a permit.
  */
 class LostAcquireReplyTest {
 
@@ -90,6 +92,51 @@ class LostAcquireReplyTest {
         });
         assertThat(permits.inUse(LANE)).isZero();
     }
+
+    @Test
+    void aTakeWhileWaitingInRedisWhoseReplyIsLostIsReleasedLongBeforeItsLease() throws Exception {
+        String name = prefix + LANE;
+        RPermitExpirableSemaphore semaphore = staller.getPermitExpirableSemaphore(name);
+        permits.acquire(LANE).close();
+        await().atMost(Duration.ofSeconds(5)).until(() -> semaphore.availablePermits() == PERMITS);
+        permits.size(LANE);
+        for (int i = 0; i < PERMITS; i++) {
+            semaphore.acquire(); // another instance holds every permit
+        }
+        CompletableFuture<Optional<PermitLease>> waiter =
+            CompletableFuture.supplyAsync(() -> permits.tryAcquire(LANE, Duration.ofSeconds(10)));
+        await().atMost(Duration.ofSeconds(5)).until(() -> permits.waitingInRedis(LANE) == 1);
+
+        // one permit comes free (no message: the waiter finds it by trying again) and Redis stalls: the waiter's next
+        // take waits behind the stall, its client gives up after 200 ms, and Redis runs it afterwards
+        RFuture<Long> stall = staller.getScript(StringCodec.INSTANCE).evalAsync(name, RScript.Mode.READ_WRITE,
+            FREE_ONE_THEN_STALL, RScript.ReturnType.INTEGER, List.of(name, RedissonObject.suffixName(name, "timeout")),
+            "1200");
+        Optional<PermitLease> lease = waiter.get(10, TimeUnit.SECONDS);
+        assertThat(lease).as("the take timed out: the call got the local share")
+            .hasValueSatisfying(local -> assertThat(local.local()).isTrue());
+        lease.get().close();
+
+        stall.toCompletableFuture().get(10, TimeUnit.SECONDS);
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            assertThat(semaphore.availablePermits())
+                .as("the permit Redis took for the lost reply is back, long before its 10-minute lease").isEqualTo(1);
+            assertThat(permits.pendingReleases()).isZero();
+        });
+    }
+
+    /** Frees one taken permit (KEYS: the counter, the lease zset) without a message, then stalls as {@link #STALL}. */
+    private static final String FREE_ONE_THEN_STALL = """
+        local taken = redis.call('zrange', KEYS[2], 0, 0)
+        redis.call('zrem', KEYS[2], taken[1])
+        redis.call('incr', KEYS[1])
+        local started = redis.call('TIME')
+        local stop = started[1] * 1000000 + started[2] + ARGV[1] * 1000
+        repeat
+            local now = redis.call('TIME')
+        until now[1] * 1000000 + now[2] >= stop
+        return 1
+        """;
 
     /** Whether Redis has stopped answering the permits' client (the stall runs). */
     private boolean stalled(String name) {
