@@ -142,8 +142,14 @@ class OpenAiFrontDoorTest {
         while (org.springframework.util.ReflectionUtils.findField(securityChains.getClass(), "springSecurityFilterChain") != null) {
             securityChains = org.springframework.test.util.ReflectionTestUtils.getField(securityChains, "springSecurityFilterChain");
         }
-        assertThat(((org.springframework.security.web.FilterChainProxy) securityChains).getFilterChains()).isNotEmpty();
-        assertThat(org.springframework.test.util.ReflectionTestUtils.getField(securityChains, "firewall"))
+        var proxy = (org.springframework.security.web.FilterChainProxy) securityChains;
+        var apiCall = new org.springframework.mock.web.MockHttpServletRequest("POST", "/v1/chat/completions");
+        apiCall.setServletPath("/v1/chat/completions");
+        assertThat(proxy.getFilterChains().stream().filter(chain -> chain.matches(apiCall)).findFirst().orElseThrow()
+            .getFilters()).extracting(filter -> filter.getClass().getSimpleName())
+            .as("an API call's security chain: the security headers only (its key is checked ahead of the chain)")
+            .containsExactly("WebAsyncManagerIntegrationFilter", "HeaderWriterFilter");
+        assertThat(org.springframework.test.util.ReflectionTestUtils.getField(proxy, "firewall"))
             .as("the firewall with the regex-free text rules").isSameAs(
                 webContext.getBean(org.springframework.security.web.firewall.HttpFirewall.class));
     }
