@@ -5,8 +5,8 @@
 # of what runs.
 # A heap bounded at 1 GB that starts small, gives idle memory back after a minute of idling (not after a lull between
 # bursts: shrunk, it met the next burst with a small young generation and long mixed pauses) and grows under load
-# rather than collect more often (GCTimeRatio: G1 aims at at most 1 % of the time in GC, not 8 %: a thousand calls in
+# rather than collect more often (GCTimeRatio: G1 aims at at most 0.5 % of the time in GC, not 8 %: a thousand calls in
 # flight are all copied at each young pause, so fewer pauses delay fewer calls) and marks only when the old generation
 # fills 70 % of it (the shrink at each remark would otherwise start the next cycle at once), compact object headers, a
 # smaller code cache.
-SLUICE_JAVA_DEFAULTS="-Xms64m -Xmx1g -XX:+UseCompactObjectHeaders -XX:GCTimeRatio=99 -XX:-G1UseAdaptiveIHOP -XX:InitiatingHeapOccupancyPercent=70 -XX:G1PeriodicGCInterval=60000 -XX:MaxHeapFreeRatio=30 -XX:MinHeapFreeRatio=10 -XX:ReservedCodeCacheSize=128m -XX:TrimNativeHeapInterval=30000"
+SLUICE_JAVA_DEFAULTS="-Xms64m -Xmx1g -XX:+UseCompactObjectHeaders -XX:GCTimeRatio=199 -XX:-G1UseAdaptiveIHOP -XX:InitiatingHeapOccupancyPercent=70 -XX:G1PeriodicGCInterval=60000 -XX:MaxHeapFreeRatio=30 -XX:MinHeapFreeRatio=10 -XX:ReservedCodeCacheSize=128m -XX:TrimNativeHeapInterval=30000"
