@@ -126,17 +126,7 @@ class LostAcquireReplyTest {
     }
 
     /** Frees one taken permit (KEYS: the counter, the lease zset) without a message, then stalls as {@link #STALL}. */
-    private static final String FREE_ONE_THEN_STALL = """
-        local taken = redis.call('zrange', KEYS[2], 0, 0)
-        redis.call('zrem', KEYS[2], taken[1])
-        redis.call('incr', KEYS[1])
-        local started = redis.call('TIME')
-        local stop = started[1] * 1000000 + started[2] + ARGV[1] * 1000
-        repeat
-            local now = redis.call('TIME')
-        until now[1] * 1000000 + now[2] >= stop
-        return 1
-        """;
+    private static final String FREE_ONE_THEN_STALL = PermitTakeCompatibilityTest.FREE_ONE_SILENTLY + STALL;
 
     /** Whether Redis has stopped answering the permits' client (the stall runs). */
     private boolean stalled(String name) {
