@@ -155,6 +155,39 @@ class OpenAiFrontDoorTest {
     }
 
     @Test
+    void aKeptAliveConnectionServesMoreThanTomcatsDefaultHundredCalls() throws Exception {
+        String key = apiKeys.create("keep-alive-" + UUID.randomUUID(), ClientTier.STANDARD).key();
+        byte[] call = ("GET /v1/models HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + key + "\r\n\r\n")
+            .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+            socket.setSoTimeout(10_000);
+            var in = new java.io.BufferedInputStream(socket.getInputStream());
+            for (int i = 1; i <= 250; i++) {
+                socket.getOutputStream().write(call);
+                String head = readHead(in);
+                assertThat(head).as("call %d", i).startsWith("HTTP/1.1 200");
+                assertThat(head.toLowerCase(java.util.Locale.ROOT)).as("call %d keeps the connection", i)
+                    .doesNotContain("connection: close");
+                int length = Integer.parseInt(head.replaceAll("(?is).*content-length: *(\\d+).*", "$1"));
+                assertThat(in.readNBytes(length)).hasSize(length);
+            }
+        }
+    }
+
+    /** An HTTP response's status line and headers, up to the blank line. */
+    private static String readHead(java.io.InputStream in) throws java.io.IOException {
+        StringBuilder head = new StringBuilder();
+        while (!head.toString().endsWith("\r\n\r\n")) {
+            int b = in.read();
+            if (b < 0) {
+                throw new java.io.EOFException("closed after: " + head);
+            }
+            head.append((char) b);
+        }
+        return head.toString();
+    }
+
+    @Test
     void modelsListsTheConfiguredGatewayRoutes() {
         List<String> ids = openai.models().list().data().stream().map(Model::id).toList();
 
