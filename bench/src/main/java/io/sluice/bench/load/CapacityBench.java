@@ -585,7 +585,7 @@ final class CapacityBench {
         StreamLeg leg = new StreamLeg(target, streams, completed.get(), failed.get(), fiveXx.get(), peak.get(), elapsed,
             target.startsWith("sluice") ? maxHeap[0] : Double.NaN, permits, queue, openAfter, first, cpu);
         ScenarioRunner.log(String.format("capacity streams %s: %d opened, %d completed, %d failed (%d 5xx), peak open %d,"
-            + " max heap %.0f MB, permits after %.0f, queue after %.0f", target, streams, leg.completed(), leg.failed(),
+            + " max heap %.0f MiB, permits after %.0f, queue after %.0f", target, streams, leg.completed(), leg.failed(),
             leg.fiveXx(), leg.peakOpen(), leg.maxHeapMb(), permits, queue) + (leg.failed() > 0 ? "; failures: " + why.top() : ""));
         return leg;
     }

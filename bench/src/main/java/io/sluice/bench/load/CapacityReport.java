@@ -134,10 +134,11 @@ final class CapacityReport {
         line(String.format("%,d streams per target, opened evenly over the ramp; the mock sends its first token after 1 s,", streams));
         line("then one token every 500 ms, so every stream stays open well past the ramp. *Peak open* = streams that had");
         line("their first event and not yet their last, at most at once. Heap = highest `jvm_memory_used_bytes{area=heap}`");
-        line("sampled each second. Permits / queue / streams after = `sluice_gateway_permits_used`,");
-        line("`sluice_chat_admission_waiting`, `sluice_chat_streams_active` once the last stream closed.");
+        line("sampled each second, in MiB (the heap's bound, `-Xmx" + CapacityBench.MAX_HEAP + "`, is 1,024 MiB). Permits / queue /");
+        line("streams after = `sluice_gateway_permits_used`, `sluice_chat_admission_waiting`, `sluice_chat_streams_active`");
+        line("once the last stream closed.");
         line("");
-        line("| target | streams | completed | failed | 5xx | peak open | first event p50 / p99 ms | max heap MB | permits after | queue after | streams after | s | CPU ms/stream |");
+        line("| target | streams | completed | failed | 5xx | peak open | first event p50 / p99 ms | max heap MiB | permits after | queue after | streams after | s | CPU ms/stream |");
         line("|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---|");
         for (CapacityBench.StreamLeg leg : legs) {
             line(String.format("| %s | %d | %d | %d | %d | %d | %.0f / %.0f | %s | %s | %s | %s | %.0f | %s |", leg.target(),
