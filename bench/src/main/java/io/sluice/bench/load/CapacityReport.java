@@ -134,7 +134,7 @@ final class CapacityReport {
         line(String.format("%,d streams per target, opened evenly over the ramp; the mock sends its first token after 1 s,", streams));
         line("then one token every 500 ms, so every stream stays open well past the ramp. *Peak open* = streams that had");
         line("their first event and not yet their last, at most at once. Heap = highest `jvm_memory_used_bytes{area=heap}`");
-        line("sampled each second, in MiB (the heap's bound, `-Xmx" + CapacityBench.MAX_HEAP + "`, is 1,024 MiB). Permits / queue /");
+        line("sampled each second, in MiB (the bound is the instances' `-Xmx" + CapacityBench.MAX_HEAP + "`). Permits / queue /");
         line("streams after = `sluice_gateway_permits_used`, `sluice_chat_admission_waiting`, `sluice_chat_streams_active`");
         line("once the last stream closed.");
         line("");

@@ -288,13 +288,11 @@ public class ClusterPermits implements AutoCloseable {
     /**
      * Waits in Redis for a permit of the lane, at most {@code waitMillis}: {@link #takeNow} again each time the lane's
      * {@link ReleaseSignal} says permits came free, and at least every {@link #WAIT_RETRY_EVERY} (a missed message, a
-     * lease that ended, which only a take gives back). Each try is a take under an id chosen here, so a try whose reply
-     * is lost is released like the first one's; Redisson's own waiting acquire chose its id itself and told nobody
-     * when its reply was lost, so such a permit stayed taken for its whole lease.
+     * lease that ended, which only a take gives back), so a try whose reply is lost is released like the first one's.
      */
     private String takeWaiting(String lane, RPermitExpirableSemaphore semaphore, long leaseMillis, long waitMillis,
             Reuse kept) throws InterruptedException {
-        ReleaseSignal signal = kept.signal(semaphore.getName());
+        ReleaseSignal signal = kept.signal;
         signal.subscribe();
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMillis);
         while (true) {
@@ -404,7 +402,7 @@ public class ClusterPermits implements AutoCloseable {
         }
         // awaited: the Redis client may close right after this
         reuse.values().forEach(kept -> kept.giveBack(kept.idle.drain(), true));
-        reuse.values().forEach(Reuse::closeSignal);
+        reuse.values().forEach(kept -> kept.signal.close());
     }
 
     /** One lane's idle permits on this instance, and how they are taken and parked. */
@@ -413,32 +411,12 @@ public class ClusterPermits implements AutoCloseable {
         final IdlePermits idle = new IdlePermits();
         final AtomicInteger waiting = new AtomicInteger();
         final LongAdder reused = new LongAdder();
-        private volatile ReleaseSignal signal;
+        /** Made with the lane (no I/O); it subscribes when a caller first waits in Redis. */
+        final ReleaseSignal signal;
 
         Reuse(String lane) {
             this.lane = lane;
-        }
-
-        /** The lane's release signal, made by its first caller that waits in Redis. */
-        ReleaseSignal signal(String semaphoreName) {
-            ReleaseSignal made = signal;
-            if (made == null) {
-                synchronized (this) {
-                    made = signal;
-                    if (made == null) {
-                        made = new ReleaseSignal(redisson, semaphoreName, publishCommand, waiting);
-                        signal = made;
-                    }
-                }
-            }
-            return made;
-        }
-
-        void closeSignal() {
-            ReleaseSignal made = signal;
-            if (made != null) {
-                made.close();
-            }
+            this.signal = new ReleaseSignal(redisson, semaphoreName(lane), publishCommand, waiting);
         }
 
         int cap() {
@@ -517,11 +495,15 @@ public class ClusterPermits implements AutoCloseable {
             initialisedAtRecovery = recoveries;
         }
         return semaphores.computeIfAbsent(lane, l -> {
-            RPermitExpirableSemaphore semaphore = redisson.getPermitExpirableSemaphore(properties.keyPrefix() + l);
+            RPermitExpirableSemaphore semaphore = redisson.getPermitExpirableSemaphore(semaphoreName(l));
             // sized once per cluster; later resizing goes through resize()
             semaphore.trySetPermits(policy.permits());
             return semaphore;
         });
+    }
+
+    private String semaphoreName(String lane) {
+        return properties.keyPrefix() + lane;
     }
 
     private LocalShare localShare(String lane, PermitProperties.Lane policy) {
