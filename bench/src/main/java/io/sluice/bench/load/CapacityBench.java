@@ -146,6 +146,14 @@ final class CapacityBench {
     static double settleSeconds(double seconds) {
         return Math.min(SETTLE_SECONDS, seconds / 4);
     }
+    /**
+     * A leg starts once the watched processes together use less than this many cores (over {@link #QUIET_WINDOW}),
+     * waiting at most {@link #QUIET_WAIT}: what the leg before left running (a peer closing a thousand sockets, a
+     * collection after its load) is not counted against the next target.
+     */
+    static final double QUIET_CORES = 0.15;
+    static final Duration QUIET_WINDOW = Duration.ofMillis(500);
+    static final Duration QUIET_WAIT = Duration.ofSeconds(10);
     /** The width of the buckets {@link Leg#burst()} counts requests in. */
     static final int ARRIVAL_BUCKET_MS = 100;
     static final int CHAT_WARM_UP_LEGS = 2;
@@ -337,6 +345,35 @@ final class CapacityBench {
             (connection, call) -> bodies.apply(connection), false, meant);
     }
 
+    /** Waits until the box is quiet ({@link #QUIET_CORES}); logs how long that took, and if it never came. */
+    private void awaitQuiet(String leg) throws InterruptedException {
+        long from = System.nanoTime();
+        long deadline = from + QUIET_WAIT.toNanos();
+        Duration before = totalCpu();
+        long at = System.nanoTime();
+        double cores;
+        do {
+            Thread.sleep(QUIET_WINDOW.toMillis()); // a sampling period, not synchronisation
+            Duration now = totalCpu();
+            long nowAt = System.nanoTime();
+            cores = now.minus(before).toNanos() / (double) (nowAt - at);
+            if (cores < QUIET_CORES) {
+                if (nowAt - from > 2 * QUIET_WINDOW.toNanos()) {
+                    ScenarioRunner.log(String.format("capacity %s: the box was quiet after %.1f s", leg, (nowAt - from) / 1e9));
+                }
+                return;
+            }
+            before = now;
+            at = nowAt;
+        } while (at < deadline);
+        ScenarioRunner.log(String.format("capacity %s: the watched processes still used %.2f cores after %d s; measuring anyway",
+            leg, cores, QUIET_WAIT.toSeconds()));
+    }
+
+    private Duration totalCpu() {
+        return processes.cpuNow().values().stream().reduce(Duration.ZERO, Duration::plus);
+    }
+
     /** The body of one connection's {@code call}-th request. */
     interface BodyPerCall {
         String body(int connection, long call);
@@ -346,6 +383,7 @@ final class CapacityBench {
     private Leg loop(String name, String target, String url, Map<String, String> headers, int connections, double seconds,
             long spreadNanos, BodyPerCall bodies, boolean newBodies, Predicate<HttpResponse<String>> meant)
             throws InterruptedException {
+        awaitQuiet(name + " " + target);
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5))
             .build();
         ConcurrentHistogram latency = new ConcurrentHistogram(TimeUnit.SECONDS.toNanos(120), 2);

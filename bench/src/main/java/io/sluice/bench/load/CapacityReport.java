@@ -177,8 +177,11 @@ final class CapacityReport {
             + " point in two rounds: direct, Portkey, Sluice, then Sluice, Portkey, direct, then direct and Sluice with"
             + " their connections opened at once. A round's leg opens its connections spread over one provider latency;"
             + " every leg runs %.0f s (or the spread and half that) before it measures (connection set-up, the first"
-            + " requests, the same for every target)%n", seconds, CapacityBench.V1_WARM_UP_LEGS * seconds, CapacityBench.CHAT_WARM_UP_LEGS * seconds,
-            CapacityBench.settleSeconds(seconds)));
+            + " requests, the same for every target). A leg opens its connections once the watched processes together"
+            + " use under %.2f cores (sampled over %d ms, waiting at most %d s; the log says each wait), so what a leg"
+            + " left running is not counted against the next target%n", seconds, CapacityBench.V1_WARM_UP_LEGS * seconds,
+            CapacityBench.CHAT_WARM_UP_LEGS * seconds, CapacityBench.settleSeconds(seconds), CapacityBench.QUIET_CORES,
+            CapacityBench.QUIET_WINDOW.toMillis(), CapacityBench.QUIET_WAIT.toSeconds()));
         md.append("- Settings of the instances (permits, limits and caps out of the way, so this measures capacity, not governance): ");
         settings.forEach((k, v) -> md.append('`').append(k).append('=').append(v).append("` "));
         md.append("\n\n");
