@@ -345,29 +345,28 @@ final class CapacityBench {
             (connection, call) -> bodies.apply(connection), false, meant);
     }
 
-    /** Waits until the box is quiet ({@link #QUIET_CORES}); logs how long that took, and if it never came. */
+    /** Waits until the box is quiet ({@link #QUIET_CORES}); logs how long that took, or that it never came. */
     private void awaitQuiet(String leg) throws InterruptedException {
         long from = System.nanoTime();
-        long deadline = from + QUIET_WAIT.toNanos();
+        long at = from;
         Duration before = totalCpu();
-        long at = System.nanoTime();
-        double cores;
-        do {
+        while (true) {
             Thread.sleep(QUIET_WINDOW.toMillis()); // a sampling period, not synchronisation
             Duration now = totalCpu();
             long nowAt = System.nanoTime();
-            cores = now.minus(before).toNanos() / (double) (nowAt - at);
+            double cores = now.minus(before).toNanos() / (double) (nowAt - at);
             if (cores < QUIET_CORES) {
-                if (nowAt - from > 2 * QUIET_WINDOW.toNanos()) {
-                    ScenarioRunner.log(String.format("capacity %s: the box was quiet after %.1f s", leg, (nowAt - from) / 1e9));
-                }
+                ScenarioRunner.log(String.format("capacity %s: the box was quiet after %.1f s", leg, (nowAt - from) / 1e9));
+                return;
+            }
+            if (nowAt - from >= QUIET_WAIT.toNanos()) {
+                ScenarioRunner.log(String.format("capacity %s: the watched processes still used %.2f cores after %d s;"
+                    + " measuring anyway", leg, cores, QUIET_WAIT.toSeconds()));
                 return;
             }
             before = now;
             at = nowAt;
-        } while (at < deadline);
-        ScenarioRunner.log(String.format("capacity %s: the watched processes still used %.2f cores after %d s; measuring anyway",
-            leg, cores, QUIET_WAIT.toSeconds()));
+        }
     }
 
     private Duration totalCpu() {
