@@ -95,6 +95,28 @@ class HangAcceptanceTest {
             .isEqualTo(new IntentParser.Result.Parsed("refund", 0.93));
     }
 
+    @Test
+    void aCallThatTimedOutOnAllTheTimeItHadLeftIsNotRetriedInTheClocksSkew() {
+        // the provider's timeout is set in whole milliseconds and may fire a hair before the call's deadline; a
+        // retry in what is left could only time out again and count twice against the breaker
+        int calls = 20;
+        GatewayFixture.LaneSettings intent = fixture.lane(Lane.INTENT);
+        intent.budget = Duration.ofMillis(40);
+        intent.breakerFailures = calls + 1; // opens only if some call counted twice
+        GatewayFixture.Instance instance = fixture.instance();
+        LlmRequest request = GatewayFixture.ask(Lane.INTENT, "where is my parcel?", 32)
+            .withCheck(IntentParser.check(Set.of("refund", "shipping")));
+        fixture.mock.scenario(Scenario.healthy().withHang(true));
+
+        for (int i = 0; i < calls; i++) {
+            assertThat(instance.gateway().call(request)).as("call %d", i + 1)
+                .isInstanceOfSatisfying(LlmOutcome.Degraded.class,
+                    degraded -> assertThat(degraded.reason()).isEqualTo(Reason.TIMEOUT));
+        }
+
+        assertThat(instance.governed().breakerState(Lane.INTENT)).isEqualTo(State.CLOSED);
+    }
+
     private static long median(List<Long> values) {
         List<Long> sorted = new ArrayList<>(values);
         Collections.sort(sorted);
