@@ -48,8 +48,9 @@ final class CapacityBench {
     static final String MAX_HEAP = "1g";
 
     /** One closed-loop leg. */
+    /** @param compilingMs what Sluice's JIT compilers spent during the leg (NaN when its metrics could not be read) */
     record Leg(String name, String target, int connections, double seconds, long answers, long failures, long fiveXx,
-            Histogram latency, Map<String, Duration> cpu, long[] arrivals) {
+            Histogram latency, Map<String, Duration> cpu, long[] arrivals, double compilingMs) {
 
         /** The legs of one target taken as one: answers, failures, seconds and CPU summed, latencies merged. */
         static Leg pooled(List<Leg> legs) {
@@ -61,6 +62,7 @@ final class CapacityBench {
             long answers = 0;
             long failures = 0;
             long fiveXx = 0;
+            double compilingMs = 0;
             for (Leg leg : legs) {
                 latency.add(leg.latency());
                 leg.cpu().forEach((process, used) -> cpu.merge(process, used, Duration::plus));
@@ -68,9 +70,10 @@ final class CapacityBench {
                 answers += leg.answers();
                 failures += leg.failures();
                 fiveXx += leg.fiveXx();
+                compilingMs += leg.compilingMs();
             }
             return new Leg(first.name(), first.target(), first.connections(), seconds, answers, failures, fiveXx, latency, cpu,
-                legs.stream().flatMapToLong(leg -> Arrays.stream(leg.arrivals())).toArray());
+                legs.stream().flatMapToLong(leg -> Arrays.stream(leg.arrivals())).toArray(), compilingMs);
         }
 
         /**
@@ -139,6 +142,20 @@ final class CapacityBench {
 
     /** Warm-up of Sluice's {@code /v1} and of each {@code /api/v1/chat} path, in legs' lengths (the report says them). */
     static final int V1_WARM_UP_LEGS = 4;
+    /**
+     * Each point's warm-up of Sluice runs legs until its JIT compilers spent at most this share of a leg's time compiling
+     * (at most {@link #MAX_POINT_WARM_UP_LEGS} legs): a first measured leg that still compiles is slower than the one
+     * after it, whatever came between them (docs/capacity.md, the fourth stop).
+     */
+    static final double SETTLED_COMPILING_SHARE = 0.01;
+    static final int MAX_POINT_WARM_UP_LEGS = 4;
+
+    /** Whether a warm-up leg of {@code seconds} in which Sluice compiled for {@code compilingMs} ends the warm-up. */
+    static boolean compilerSettled(double compilingMs, double seconds) {
+        // unreadable metrics cannot hold the run up: one leg as before
+        return Double.isNaN(compilingMs) || compilingMs <= SETTLED_COMPILING_SHARE * seconds * 1000;
+    }
+
     /** Seconds at the start of each closed-loop leg that run but are not measured (at most a quarter of the leg). */
     static final double SETTLE_SECONDS = 3;
 
@@ -215,7 +232,12 @@ final class CapacityBench {
      * cancel what a leg's place in the run does to it (a box that slows down, a process that idled for a minute);
      * apart, they show how far one leg of a target may be from its other.
      */
-    record Point(String name, Leg warmUp, List<Leg> firstRound, List<Leg> secondRound, List<Leg> atOnce) {
+    record Point(String name, List<Leg> warmUps, List<Leg> firstRound, List<Leg> secondRound, List<Leg> atOnce) {
+
+        /** Sluice's warm-up leg just before round 1. */
+        Leg warmUp() {
+            return warmUps.get(warmUps.size() - 1);
+        }
 
         /** {@code target}'s leg with every connection opened at once (direct and Sluice only). */
         Leg atOnce(String target) {
@@ -262,7 +284,15 @@ final class CapacityBench {
             // loop with a fixed latency keeps its start as a burst a cycle (every request of a second within a few
             // hundred ms at 1 s × 1,024), which the leg after the rounds shows for direct and Sluice
             long spread = TimeUnit.MILLISECONDS.toNanos(step[0]);
-            Leg warmUp = closedLoop("warm-up " + name, "sluice", connections, seconds, spread);
+            List<Leg> warmUps = new ArrayList<>();
+            do {
+                warmUps.add(closedLoop("warm-up " + name, "sluice", connections, seconds, spread));
+            } while (warmUps.size() < MAX_POINT_WARM_UP_LEGS
+                && !compilerSettled(warmUps.get(warmUps.size() - 1).compilingMs(), seconds));
+            if (portkey != null) {
+                // the peer's JIT meets the new load too: a leg of its own at the point (its compiler is not read)
+                closedLoop("warm-up " + name, "portkey", connections, seconds, spread);
+            }
             List<Leg> first = new ArrayList<>();
             for (String target : order) {
                 first.add(closedLoop(name + ", round 1", target, connections, seconds, spread));
@@ -275,7 +305,7 @@ final class CapacityBench {
             for (String target : List.of("direct", "sluice")) {
                 atOnce.add(closedLoop(name + ", opened at once", target, connections, seconds, 0));
             }
-            points.add(new Point(name, warmUp, first, second, atOnce));
+            points.add(new Point(name, warmUps, first, second, atOnce));
         }
         return points;
     }
@@ -458,21 +488,26 @@ final class CapacityBench {
         }
         workers.forEach(Thread::start);
         Thread.sleep(Math.max(0, (measureFrom - System.nanoTime()) / 1_000_000)); // pacing the generator, not a test
+        // the scrapes stay outside the CPU window
+        String instance = target.equals("sluice b") ? "b" : "a";
+        double compilingBefore = compilingMs(instance);
         Map<String, Duration> before = processes.cpuNow();
         long started = System.nanoTime();
         for (Thread w : workers) {
             w.join(TimeUnit.SECONDS.toMillis((long) seconds + 40));
         }
         double elapsed = (System.nanoTime() - started) / 1e9;
+        Map<String, Duration> cpu = processes.since(before);
+        double compiling = compilingMs(instance) - compilingBefore;
         http.close();
         long[] counted = new long[arrivals.length()];
         Arrays.setAll(counted, arrivals::get);
         Leg leg = new Leg(name, target, connections, elapsed, answers.get(), failures.get(), fiveXx.get(), latency,
-            processes.since(before), counted);
+            cpu, counted, compiling);
         ScenarioRunner.log(String.format("capacity %s %s x%d: %.0f answers/s, %d failures (%d 5xx), p50 %.1f p99 %.1f ms,"
-            + " CPU ms/answer sluice+redis %.3f, burst %.2f", name, target, connections, leg.perSecond(), leg.failures(),
-            leg.fiveXx(), leg.p(50), leg.p(99), leg.cpuMsPerAnswer(target.equals("sluice b") ? "sluice b" : SLUICE, REDIS),
-            leg.burst())
+            + " CPU ms/answer sluice+redis %.3f, burst %.2f, sluice %s compiling %.0f ms", name, target, connections,
+            leg.perSecond(), leg.failures(), leg.fiveXx(), leg.p(50), leg.p(99),
+            leg.cpuMsPerAnswer(target.equals("sluice b") ? "sluice b" : SLUICE, REDIS), leg.burst(), instance, compiling)
             + (leg.failures() > 0 ? "; failures: " + why.top() : ""));
         return leg;
     }
@@ -632,6 +667,11 @@ final class CapacityBench {
         // by the new-user bucket until an answer of theirs ends)
         return "{\"model\":\"primary\",\"stream\":true,\"user\":\"s-%d\",\"messages\":[{\"role\":\"user\","
             + "\"content\":\"Where is my parcel? Order 4711.\"}]}";
+    }
+
+    /** The time instance {@code name}'s JIT compilers have spent so far, from its metrics (NaN when unreadable). */
+    private double compilingMs(String name) {
+        return Platform.sum(platform.metrics(fleet.managementUrl(name)), "jvm_compilation_time_ms_total");
     }
 
     private double heapUsedMb() {

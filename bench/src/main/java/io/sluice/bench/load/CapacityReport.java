@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /** Writes {@code benchmarks-capacity.md}: the capacity legs of {@link CapacityBench}, goals beside figures. */
 final class CapacityReport {
@@ -81,11 +82,14 @@ final class CapacityReport {
             CapacityBench.Leg atOnce = point.atOnce(CapacityBench.SLUICE);
             CapacityBench.Leg directAtOnce = point.atOnce("direct");
             line(String.format("- %s: Sluice %.2f × direct (goal ≥ 0.9)%s; Sluice + Redis %.3f ms CPU per answer (goal ≤ 0.35): %s."
-                + " By round: %s and %s; Sluice's warm-up leg at this point, just before round 1: %.0f answers/s, %.3f ms."
+                + " By round: %s and %s. Sluice's warm-up at this point: %d leg(s), its compilers busy %s ms in them;"
+                + " the last, just before round 1: %.0f answers/s, %.3f ms."
                 + " Opened at once (burst %.1f): %.2f × direct, added p99 %.1f ms.",
                 point.name(), ratio, slow ? String.format(", added p99 %.1f ms (goal ≤ 50)", added) : "", cpu,
                 ratio >= 0.9 && (!slow || added <= 50) && cpu <= 0.35 ? "**met**" : "**not met**",
-                byRound(point, 1), byRound(point, 2), point.warmUp().perSecond(),
+                byRound(point, 1), byRound(point, 2), point.warmUps().size(),
+                point.warmUps().stream().map(l -> String.format("%.0f", l.compilingMs())).collect(Collectors.joining(", ")),
+                point.warmUp().perSecond(),
                 point.warmUp().cpuMsPerAnswer(CapacityBench.SLUICE, CapacityBench.REDIS), atOnce.burst(),
                 atOnce.perSecond() / directAtOnce.perSecond(), atOnce.p(99) - directAtOnce.p(99)));
         }
@@ -102,8 +106,9 @@ final class CapacityReport {
 
     private static String byRound(CapacityBench.Point point, int round) {
         CapacityBench.Leg sluice = point.leg(CapacityBench.SLUICE, round);
-        return String.format("%.2f × and %.3f ms in round %d", sluice.perSecond() / point.leg("direct", round).perSecond(),
-            sluice.cpuMsPerAnswer(CapacityBench.SLUICE, CapacityBench.REDIS), round);
+        return String.format("%.2f ×, %.3f ms and compilers busy %.0f ms in round %d",
+            sluice.perSecond() / point.leg("direct", round).perSecond(),
+            sluice.cpuMsPerAnswer(CapacityBench.SLUICE, CapacityBench.REDIS), sluice.compilingMs(), round);
     }
 
     void noLlm(List<CapacityBench.Leg> legs) {
@@ -173,13 +178,17 @@ final class CapacityReport {
             .append(" `x-portkey-custom-host: <mock>/v1`\n");
         md.append("- Mock provider: io.sluice.mock (JDK HttpServer), fixed latency, no caps, no errors\n");
         md.append(String.format("- Closed-loop legs of %.0f s each after a warm-up of each path (Sluice's `/v1`: %.0f s at 128"
-            + " connections, then one leg at each point before its first round; `/api/v1/chat`: %.0f s per leg); each"
+            + " connections, then at each point before its first round legs of its own until Sluice's JIT compilers"
+            + " were busy at most %.0f %% of a leg, at most %d legs, as its compilation-time metric reads, and one leg"
+            + " of Portkey's;"
+            + " `/api/v1/chat`: %.0f s per leg); each"
             + " point in two rounds: direct, Portkey, Sluice, then Sluice, Portkey, direct, then direct and Sluice with"
             + " their connections opened at once. A round's leg opens its connections spread over one provider latency;"
             + " every leg runs %.0f s (or the spread and half that) before it measures (connection set-up, the first"
             + " requests, the same for every target). A leg opens its connections once the watched processes together"
             + " use under %.2f cores (sampled over %d ms, waiting at most %d s; the log says each wait), so what a leg"
             + " left running is not counted against the next target%n", seconds, CapacityBench.V1_WARM_UP_LEGS * seconds,
+            CapacityBench.SETTLED_COMPILING_SHARE * 100, CapacityBench.MAX_POINT_WARM_UP_LEGS,
             CapacityBench.CHAT_WARM_UP_LEGS * seconds, CapacityBench.settleSeconds(seconds), CapacityBench.QUIET_CORES,
             CapacityBench.QUIET_WINDOW.toMillis(), CapacityBench.QUIET_WAIT.toSeconds()));
         md.append("- Settings of the instances (permits, limits and caps out of the way, so this measures capacity, not governance): ");

@@ -38,7 +38,7 @@ class CapacityPointTest {
         CapacityBench.Leg sluice1 = leg("sluice", 20, 1_000, 500, 60, 60);
         CapacityBench.Leg sluice2 = leg("sluice", 20, 1_800, 500, 55, 55);
         CapacityBench.Leg direct2 = leg("direct", 20, 2_000, 0, 50, 50);
-        CapacityBench.Point point = new CapacityBench.Point("50 ms × 128", leg("sluice", 20, 1, 1, 1, 1),
+        CapacityBench.Point point = new CapacityBench.Point("50 ms × 128", List.of(leg("sluice", 20, 1, 1, 1, 1)),
             List.of(direct1, sluice1), List.of(sluice2, direct2), List.of(direct1, sluice1));
 
         assertThat(point.targets()).containsExactly("direct", "sluice");
@@ -60,6 +60,26 @@ class CapacityPointTest {
         assertThat(CapacityBench.Leg.pooled(List.of(bunched, even)).burst()).isEqualTo(5.0);
     }
 
+    @Test
+    void aPointsWarmUpEndsOnceSluiceCompilesForAHundredthOfALegOrLess() {
+        // 20 s legs: 200 ms of compiling is the most that counts as settled
+        assertThat(CapacityBench.compilerSettled(200, 20)).isTrue();
+        assertThat(CapacityBench.compilerSettled(201, 20)).isFalse();
+        assertThat(CapacityBench.compilerSettled(0, 20)).isTrue();
+        // metrics that cannot be read end the warm-up after one leg rather than holding the run up
+        assertThat(CapacityBench.compilerSettled(Double.NaN, 20)).isTrue();
+    }
+
+    @Test
+    void aPointsWarmUpJustBeforeRoundOneIsItsLastWarmUpLeg() {
+        CapacityBench.Leg early = leg("sluice", 20, 1_000, 500, 60, 60);
+        CapacityBench.Leg late = leg("sluice", 20, 1_900, 400, 52, 52);
+        CapacityBench.Point point = new CapacityBench.Point("50 ms × 128", List.of(early, late), List.of(late), List.of(late),
+            List.of(late));
+
+        assertThat(point.warmUp()).isSameAs(late);
+    }
+
     /** A leg whose answers' latencies are half {@code lowMs} and half {@code highMs}. */
     private static CapacityBench.Leg leg(String target, double seconds, long answers, long cpuMs, long lowMs, long highMs) {
         Histogram latency = new Histogram(TimeUnit.SECONDS.toNanos(120), 2);
@@ -72,6 +92,6 @@ class CapacityPointTest {
     private static CapacityBench.Leg leg(String target, double seconds, long answers, long cpuMs, Histogram latency,
             long[] arrivals) {
         return new CapacityBench.Leg("50 ms × 128", target, 128, seconds, answers, 0, 0, latency,
-            Map.of(CapacityBench.SLUICE, Duration.ofMillis(cpuMs)), arrivals);
+            Map.of(CapacityBench.SLUICE, Duration.ofMillis(cpuMs)), arrivals, 0);
     }
 }
