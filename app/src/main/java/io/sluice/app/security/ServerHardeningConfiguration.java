@@ -31,6 +31,9 @@ class ServerHardeningConfiguration {
                 http.setDisableUploadTimeout(false);
                 http.setConnectionUploadTimeout((int) properties.uploadReadTimeout().toMillis());
             }
+            if (properties.directSocketBuffers() && !connector.setProperty("socket.directBuffer", "true")) {
+                throw new IllegalStateException("Tomcat's connector took no socket.directBuffer");
+            }
         };
     }
 
