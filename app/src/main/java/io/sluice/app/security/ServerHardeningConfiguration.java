@@ -25,7 +25,7 @@ import org.springframework.core.Ordered;
 class ServerHardeningConfiguration {
 
     @Bean
-    TomcatConnectorCustomizer uploadTimeoutCustomizer(ServerHardeningProperties properties) {
+    TomcatConnectorCustomizer connectorCustomizer(ServerHardeningProperties properties) {
         return connector -> {
             if (connector.getProtocolHandler() instanceof AbstractHttp11Protocol<?> http) {
                 http.setDisableUploadTimeout(false);

@@ -19,12 +19,12 @@ import org.springframework.validation.annotation.Validated;
  * @param maxFormBytes     largest form body (console forms, the login) read ahead of the application
  * @param directSocketBuffers each connection's read and write buffers outside the heap (Tomcat's
  *                         {@code socket.directBuffer}): a thousand open connections' buffers are then not copied by
- *                         every young collection while their calls wait
+ *                         every young collection while their calls wait, nor promoted with them (docs/capacity.md)
  */
 @Validated
 @ConfigurationProperties("sluice.server")
 public record ServerHardeningProperties(@DefaultValue("512") @Min(1) long minDataRate,
         @DefaultValue("2s") Duration grace, @DefaultValue("60s") Duration maxBodyReadTime,
         @DefaultValue("10s") Duration uploadReadTimeout, @DefaultValue("1048576") @Min(1024) long maxFormBytes,
-        @DefaultValue("false") boolean directSocketBuffers) {
+        @DefaultValue("true") boolean directSocketBuffers) {
 }
