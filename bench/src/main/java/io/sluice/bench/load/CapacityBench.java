@@ -47,8 +47,11 @@ final class CapacityBench {
     /** The capacity instances' -Xmx: scripts/run.sh's default, and the streams goal's bound. */
     static final String MAX_HEAP = "1g";
 
-    /** One closed-loop leg. */
-    /** @param compilingMs what Sluice's JIT compilers spent during the leg (NaN when its metrics could not be read) */
+    /**
+     * One closed-loop leg.
+     *
+     * @param compilingMs what Sluice's JIT compilers spent during the leg (NaN when its metrics could not be read)
+     */
     record Leg(String name, String target, int connections, double seconds, long answers, long failures, long fiveXx,
             Histogram latency, Map<String, Duration> cpu, long[] arrivals, double compilingMs) {
 
@@ -489,7 +492,8 @@ final class CapacityBench {
         workers.forEach(Thread::start);
         Thread.sleep(Math.max(0, (measureFrom - System.nanoTime()) / 1_000_000)); // pacing the generator, not a test
         // the scrapes stay outside the CPU window
-        String instance = target.equals("sluice b") ? "b" : "a";
+        String process = target.equals("sluice b") ? "sluice b" : SLUICE;
+        String instance = process.equals(SLUICE) ? "a" : "b";
         double compilingBefore = compilingMs(instance);
         Map<String, Duration> before = processes.cpuNow();
         long started = System.nanoTime();
@@ -507,7 +511,7 @@ final class CapacityBench {
         ScenarioRunner.log(String.format("capacity %s %s x%d: %.0f answers/s, %d failures (%d 5xx), p50 %.1f p99 %.1f ms,"
             + " CPU ms/answer sluice+redis %.3f, burst %.2f, sluice %s compiling %.0f ms", name, target, connections,
             leg.perSecond(), leg.failures(), leg.fiveXx(), leg.p(50), leg.p(99),
-            leg.cpuMsPerAnswer(target.equals("sluice b") ? "sluice b" : SLUICE, REDIS), leg.burst(), instance, compiling)
+            leg.cpuMsPerAnswer(process, REDIS), leg.burst(), instance, compiling)
             + (leg.failures() > 0 ? "; failures: " + why.top() : ""));
         return leg;
     }

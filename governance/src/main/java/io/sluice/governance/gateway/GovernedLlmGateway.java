@@ -387,12 +387,10 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
                     SentinelGate.Decision.Pass pass = (SentinelGate.Decision.Pass) decision;
                     attempts++;
                     ProviderResult result;
-                    Duration left = deadline.remaining();
-                    Duration timeout = attemptTimeout(provider, moreTargets, left);
                     provider.started();
                     try (PermitLease ignored = providerPermit.get()) {
                         result = provider.client().call(new ProviderClient.Call(target.model(), request.messages(),
-                            request.maxTokens(), request.parameters()), timeout);
+                            request.maxTokens(), request.parameters()), attemptTimeout(provider, moreTargets));
                     } finally {
                         provider.ended();
                     }
@@ -447,11 +445,7 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
                         failed(reason(failure.kind()), (providers.members().size() > 1 ? provider.name() + " " : "")
                             + failure.kind() + ": " + failure.detail());
                     }
-                    // an attempt that timed out on all the time the call had left leaves only the clocks' skew:
-                    // a retry in it could only time out again and count a second failure against the breakers
-                    boolean spentTheRest = result instanceof ProviderResult.Failed timedOut
-                        && timedOut.kind() == ProviderResult.Kind.TIMEOUT && timeout.equals(left);
-                    if (spentTheRest || !mayRetry(retries)) {
+                    if (!mayRetry(retries)) {
                         return new TargetResult.Failed(); // next target; it never restarts this one's retries
                     }
                     retries++;
@@ -472,7 +466,8 @@ public final class GovernedLlmGateway implements LlmGateway, AutoCloseable {
          * One attempt's share of the deadline: the provider's own timeout if set; while another target
          * could still answer, at most half of what is left, so a slow or hung provider leaves time to fail over.
          */
-        private Duration attemptTimeout(ProviderPool.Member provider, boolean moreTargets, Duration left) {
+        private Duration attemptTimeout(ProviderPool.Member provider, boolean moreTargets) {
+            Duration left = deadline.remaining();
             Duration cap = provider.settings().timeout();
             if (cap == null && moreTargets) {
                 cap = left.dividedBy(2);

@@ -118,7 +118,7 @@ public final class OpenAiCompatibleClient implements ProviderClient {
     @Override
     public ProviderResult call(ProviderClient.Call call, Duration timeout) {
         okhttp3.Call http = http().newCall(request("chat/completions", call.model(), body(call, false)));
-        http.timeout().timeout(Math.max(1, timeout.toMillis()), TimeUnit.MILLISECONDS);
+        expireAfter(http, timeout);
         try (Response response = http.execute()) {
             RateLimitInfo limits = RateLimitInfo.from(response::header);
             if (!response.isSuccessful()) {
@@ -176,7 +176,7 @@ public final class OpenAiCompatibleClient implements ProviderClient {
         ArrayNode input = body.putArray("input");
         inputs.forEach(input::add);
         okhttp3.Call http = http().newCall(request("embeddings", model, JSON.writeValueAsBytes(body)));
-        http.timeout().timeout(Math.max(1, timeout.toMillis()), TimeUnit.MILLISECONDS);
+        expireAfter(http, timeout);
         try (Response response = http.execute()) {
             RateLimitInfo limits = RateLimitInfo.from(response::header);
             String text = response.body() == null ? "" : response.body().string();
@@ -204,6 +204,14 @@ public final class OpenAiCompatibleClient implements ProviderClient {
         } catch (IOException e) {
             return new EmbeddingResult.Failed(ioFailure(http, e, timeout));
         }
+    }
+
+    /**
+     * The call's whole timeout, to the nanosecond: cut to whole milliseconds it could fire before the caller's deadline,
+     * and the caller, still seeing time left, would retry into a timeout that counts against its breakers again.
+     */
+    private static void expireAfter(okhttp3.Call http, Duration timeout) {
+        http.timeout().timeout(Math.max(1, timeout.toNanos()), TimeUnit.NANOSECONDS); // 0 would mean none
     }
 
     @Override

@@ -97,8 +97,8 @@ class HangAcceptanceTest {
 
     @Test
     void aCallThatTimedOutOnAllTheTimeItHadLeftIsNotRetriedInTheClocksSkew() {
-        // the provider's timeout is set in whole milliseconds and may fire a hair before the call's deadline; a
-        // retry in what is left could only time out again and count twice against the breaker
+        // a provider timeout cut to whole milliseconds fired a hair before the call's deadline; a retry in what was
+        // left could only time out again and count twice against the breaker
         int calls = 20;
         GatewayFixture.LaneSettings intent = fixture.lane(Lane.INTENT);
         intent.budget = Duration.ofMillis(40);
