@@ -286,13 +286,11 @@ public final class TokenAllocation implements AutoCloseable {
         Ahead reserved = ahead.get(type);
         Grant grant = reserved.take(estimate);
         if (grant == null) {
-            long want = reserved.want(estimate, limit());
-            grant = admitOnce(type, want);
-            if (grant instanceof Grant.Admitted admitted && want > estimate) {
-                grant = reserved.keep(admitted, estimate);
-            } else if (grant instanceof Grant.Refused && want > estimate) {
-                grant = admitOnce(type, estimate); // the batch did not fit; this one call may
-            }
+            grant = reserved.refill(estimate);
+        }
+        if (grant == null) {
+            // no batch to take from (no demand yet, or the batch did not fit): this one call asks for itself
+            grant = admitOnce(type, estimate);
             if (grant instanceof Grant.Refused && sendSettlements()) {
                 // the window still counted estimates this instance had settled: ask again on settled numbers
                 grant = admitOnce(type, estimate);
@@ -377,10 +375,14 @@ public final class TokenAllocation implements AutoCloseable {
     private final class Ahead {
         private final RequestType type;
         private final ReentrantLock lock = new ReentrantLock();
+        /** Held by the one call reserving the next batch; the calls that find the batch spent meanwhile wait for it. */
+        private final ReentrantLock refilling = new ReentrantLock();
         private long slot;
         private long remaining;
         private long demand;
         private long lastDemand;
+        /** A batch did not fit in this interval: until the next tick each call asks for itself alone. */
+        private boolean batchRefused;
 
         Ahead(RequestType type) {
             this.type = type;
@@ -400,13 +402,45 @@ public final class TokenAllocation implements AutoCloseable {
             }
         }
 
-        /** What to ask the window for: this call, or what the type used in the last interval when that is more. */
-        long want(long estimate, long limit) {
-            lock.lock();
+        /**
+         * This call's grant from a new batch of what the type used in the last interval, or null when there is no
+         * batch to take from (no demand yet, or a batch did not fit in this interval). One call reserves it; the calls
+         * that find the batch spent while it is on its way wait and take from it. Each reserved a batch of its own
+         * before: at a thousand calls in flight dozens did after every tick, a script each and a batch given back.
+         */
+        Grant refill(long estimate) {
+            refilling.lock();
             try {
-                return Math.max(estimate, Math.min(lastDemand, (long) (limit * MOST_AHEAD)));
+                Grant grant = take(estimate); // the batch another call reserved while this one waited
+                if (grant != null) {
+                    return grant;
+                }
+                long want;
+                lock.lock();
+                try {
+                    if (batchRefused) {
+                        return null;
+                    }
+                    want = Math.max(estimate, Math.min(lastDemand, (long) (limit() * MOST_AHEAD)));
+                } finally {
+                    lock.unlock();
+                }
+                if (want <= estimate) {
+                    return null;
+                }
+                Grant batch = admitOnce(type, want);
+                if (batch instanceof Grant.Admitted admitted) {
+                    return keep(admitted, estimate);
+                }
+                lock.lock();
+                try {
+                    batchRefused = true;
+                } finally {
+                    lock.unlock();
+                }
+                return null;
             } finally {
-                lock.unlock();
+                refilling.unlock();
             }
         }
 
@@ -442,6 +476,7 @@ public final class TokenAllocation implements AutoCloseable {
             try {
                 lastDemand = demand;
                 demand = 0;
+                batchRefused = false;
                 giveBackLocked();
             } finally {
                 lock.unlock();

@@ -3,9 +3,15 @@ package io.sluice.governance.allocation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sluice.governance.cluster.RedisTopology;
@@ -98,6 +104,40 @@ class TokenAllocationSettleTest {
             assertThat(windowInRedis(prefix + "big:")).isEqualTo(2_200);
         } finally {
             big.close();
+        }
+    }
+
+    @Test
+    void callsThatFindTheReservationSpentTogetherShareTheNextOneInsteadOfEachReservingTheirOwn() throws Exception {
+        TokenAllocation busy = new TokenAllocation(redisson, properties(1_000_000, prefix + "busy:"), () -> 1, () -> 0,
+            new SimpleMeterRegistry(), Duration.ofHours(1));
+        try {
+            for (int call = 0; call < 10; call++) {
+                busy.admit(RequestType.FRONT_DOOR, 100);
+            }
+            busy.tick(); // 1,000 tokens of front-door calls in the last interval: the next batches are of 1,000
+
+            int calls = 50;
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<TokenAllocation.Grant>> grants = new ArrayList<>();
+            try (ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor()) {
+                for (int call = 0; call < calls; call++) {
+                    grants.add(callers.submit(() -> {
+                        start.await();
+                        return busy.admit(RequestType.FRONT_DOOR, 100);
+                    }));
+                }
+                start.countDown();
+                for (Future<TokenAllocation.Grant> grant : grants) {
+                    assertThat(grant.get(30, TimeUnit.SECONDS)).isInstanceOf(TokenAllocation.Grant.Admitted.class);
+                }
+            }
+
+            assertThat(windowInRedis(prefix + "busy:"))
+                .as("the first interval's 1,000, then five batches of 1,000 for fifty calls of 100 arriving at once")
+                .isEqualTo(6_000);
+        } finally {
+            busy.close();
         }
     }
 
