@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 . scripts/lib/common.sh
 sluice_use_java
 
-TESTS='PermitLeaseAcceptanceTest,PermitTakeCompatibilityTest,LostAcquireReplyTest,RateLimitAcceptanceTest,TokenBudgetAcceptanceTest#twoInstancesSpendNoMoreThanTheClusterBudgetInAnyWindow+withRedisStoppedEachInstanceKeepsToItsShareAndCallsStillFlow,DegradationControlTest,ClusterAdmissionOrderTest,UserTokenBucketTest,UserLimitsTest,RedisSemanticCacheTest,NearHitsTest,ClusterGlobalRateTest'
+TESTS='PermitLeaseAcceptanceTest,PermitTakeCompatibilityTest,PermitRenewalTest,LostAcquireReplyTest,RateLimitAcceptanceTest,TokenBudgetAcceptanceTest#twoInstancesSpendNoMoreThanTheClusterBudgetInAnyWindow+withRedisStoppedEachInstanceKeepsToItsShareAndCallsStillFlow,DegradationControlTest,ClusterAdmissionOrderTest,UserTokenBucketTest,UserLimitsTest,RedisSemanticCacheTest,NearHitsTest,ClusterGlobalRateTest'
 topologies=(cluster sentinel)
 [ $# -eq 0 ] || topologies=("$@")
 

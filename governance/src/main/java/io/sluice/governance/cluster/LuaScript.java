@@ -1,6 +1,8 @@
 package io.sluice.governance.cluster;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 import org.redisson.api.RScript;
 import org.redisson.api.RedissonClient;
@@ -60,6 +62,35 @@ public final class LuaScript {
                     onFailure.accept(error);
                 }
             });
+    }
+
+    /**
+     * Runs the script without waiting; its reply (a list of integers) completes the stage, or its failure. A script
+     * Redis forgot is loaded again (without blocking Redisson's thread) and run once more.
+     */
+    public CompletionStage<List<Long>> callAsync(List<Object> keys, Object... args) {
+        String current = sha;
+        CompletionStage<String> loaded = current != null
+            ? CompletableFuture.completedFuture(current)
+            : script.scriptLoadAsync(source).thenApply(this::loaded);
+        return loaded.thenCompose(s -> script.<List<Long>>evalShaAsync(RScript.Mode.READ_WRITE, s,
+                RScript.ReturnType.MULTI, keys, args))
+            .handle((reply, error) -> {
+                if (error == null) {
+                    return CompletableFuture.completedFuture(reply);
+                }
+                if (String.valueOf(error.getMessage()).contains("NOSCRIPT")) {
+                    return script.scriptLoadAsync(source).thenApply(this::loaded).thenCompose(s -> script
+                        .<List<Long>>evalShaAsync(RScript.Mode.READ_WRITE, s, RScript.ReturnType.MULTI, keys, args));
+                }
+                return CompletableFuture.<List<Long>>failedFuture(error);
+            })
+            .thenCompose(stage -> stage);
+    }
+
+    private String loaded(String loadedSha) {
+        sha = loadedSha;
+        return loadedSha;
     }
 
     private String load() {

@@ -69,7 +69,10 @@ public class ClusterPermits implements AutoCloseable {
     private final Queue<PendingRelease> pendingReleases = new ConcurrentLinkedQueue<>();
     private final PeriodicTask retryReleases;
     private volatile long initialisedAtRecovery = -1;
+    /** Set by {@link #close}: a permit renewed after it goes back to Redis instead of waiting idle. */
+    private volatile boolean closed;
     private final LuaScript take;
+    private final LuaScript renew;
     /** The command Redisson's semaphore waiters hear, read once: it is fixed for the client's life. */
     private final String publishCommand;
     private final String permitIdPrefix = HexFormat.of().toHexDigits(new SecureRandom().nextLong());
@@ -89,6 +92,7 @@ public class ClusterPermits implements AutoCloseable {
         this.knownInstances = knownInstances;
         this.reuseWindowNanos = properties.reuseWindow().toNanos();
         this.take = new LuaScript(redisson, TAKE);
+        this.renew = new LuaScript(redisson, RENEW);
         this.publishCommand = publishCommand(redisson);
         this.idleLingerNanos = properties.idleLinger().toNanos();
         // idle permits past their linger or window go back to Redis even when no call comes to take them
@@ -265,6 +269,29 @@ public class ClusterPermits implements AutoCloseable {
         """;
 
     /**
+     * Renews a permit whose call just ended, for this instance to keep it: {@code KEYS} and the permit id as in
+     * {@link #TAKE}; {@code ARGV[2]} the new lease end (ms, this clock), {@code ARGV[3]} the publish command of
+     * Redisson's waiters. A permit still taken gets the new lease end, unless no permit of the semaphore is free: then
+     * callers may be waiting in Redis (another instance's too), so it is released as Redisson's release does and they
+     * hear of it. Reply {1} renewed, {2} released, {0} not taken any more (its lease ended and another call's take
+     * gave it back).
+     */
+    private static final String RENEW = """
+        local id = ARGV[1]:gsub('..', function(pair) return string.char(tonumber(pair, 16)) end)
+        if not redis.call('zscore', KEYS[2], id) then
+            return {0}
+        end
+        if tonumber(redis.call('get', KEYS[1]) or '0') < 1 then
+            redis.call('zrem', KEYS[2], id)
+            local available = redis.call('incr', KEYS[1])
+            redis.call(ARGV[3], KEYS[3], available)
+            return {2}
+        end
+        redis.call('zadd', KEYS[2], ARGV[2], id)
+        return {1}
+        """;
+
+    /**
      * One permit by {@link #TAKE} under an id chosen here; null when none is free. When the call fails (a timeout,
      * a lost connection) Redis may still have run it, so the id goes to the pending releases: released if Redis took
      * it, a harmless false if not. The failure then reaches the guard as before (local share). Package-private for
@@ -396,6 +423,7 @@ public class ClusterPermits implements AutoCloseable {
     /** Gives every idle permit back to Redis and stops the timer (shutdown: the next instance should not wait a lease). */
     @Override
     public void close() {
+        closed = true;
         retryReleases.close();
         if (returnExpired != null) {
             returnExpired.close();
@@ -446,9 +474,51 @@ public class ClusterPermits implements AutoCloseable {
         PermitLease.Parking parking(long reusableUntil) {
             long epoch = guard.recoveries();
             return permitId -> {
+                if (waiting.get() != 0) {
+                    return false;
+                }
                 long now = System.nanoTime();
-                return waiting.get() == 0 && idle.park(new IdlePermits.Idle(permitId, reusableUntil, now), now, epoch, cap());
+                if (now - reusableUntil < 0) {
+                    return idle.park(new IdlePermits.Idle(permitId, reusableUntil, now), now, epoch, cap());
+                }
+                return renewAndPark(permitId, epoch);
             };
+        }
+
+        /**
+         * A permit whose reuse window is over: {@link #RENEW} extends its lease by a lease and a window from now, and it
+         * is parked with a new window, where a release now and a take for the next call were two scripts. Calls longer
+         * than the window (most LLM calls take 1-30 s) then reuse their permits too. When no permit of the lane is free
+         * in Redis the script gives it back instead, since callers may wait there. Until the script answers the permit
+         * is neither idle nor free; it goes back to Redis when it cannot be parked then, and when the script fails it
+         * is released like any other (again until its lease ends). True: this permit is taken care of.
+         */
+        private boolean renewAndPark(String permitId, long epoch) {
+            RPermitExpirableSemaphore semaphore = semaphores.get(lane);
+            if (semaphore == null || closed || idle.size() >= cap()) {
+                return false;
+            }
+            long leaseMillis = properties.lane(lane).lease().toMillis() + reuseWindowNanos / 1_000_000;
+            long renewedAt = System.nanoTime();
+            String name = semaphore.getName();
+            guard.async(onFailure -> renew.callAsync(List.of(name, RedissonObject.suffixName(name, "timeout"),
+                    RedissonObject.prefixName("redisson_sc", name)), permitId, System.currentTimeMillis() + leaseMillis,
+                    publishCommand)
+                .whenComplete((reply, error) -> {
+                    if (error != null) {
+                        onFailure.accept(error);
+                        return;
+                    }
+                    if (reply.getFirst() != 1) {
+                        return; // given back by the script (no permit free), or its lease had ended: Redis has it
+                    }
+                    long now = System.nanoTime();
+                    if (closed || waiting.get() != 0
+                        || !idle.park(new IdlePermits.Idle(permitId, renewedAt + reuseWindowNanos, now), now, epoch, cap())) {
+                        release(lane, semaphore, permitId);
+                    }
+                }), () -> pendingReleases.add(pendingRelease(lane, semaphore, permitId)));
+            return true;
         }
 
         /** Releases {@code permits} in Redis; {@code await}: wait for each (shutdown), else do not. */
