@@ -415,32 +415,37 @@ public final class TokenAllocation implements AutoCloseable {
                 if (grant != null) {
                     return grant;
                 }
-                long want;
-                lock.lock();
-                try {
-                    if (batchRefused) {
-                        return null;
-                    }
-                    want = Math.max(estimate, Math.min(lastDemand, (long) (limit() * MOST_AHEAD)));
-                } finally {
-                    lock.unlock();
-                }
-                if (want <= estimate) {
+                long want = batchWanted(estimate, limit());
+                if (want == 0) {
                     return null;
                 }
-                Grant batch = admitOnce(type, want);
-                if (batch instanceof Grant.Admitted admitted) {
+                if (admitOnce(type, want) instanceof Grant.Admitted admitted) {
                     return keep(admitted, estimate);
                 }
-                lock.lock();
-                try {
-                    batchRefused = true;
-                } finally {
-                    lock.unlock();
-                }
+                batchRefused();
                 return null;
             } finally {
                 refilling.unlock();
+            }
+        }
+
+        /** What the type used in the last interval, when a batch of it is more than this call and may be asked for; else 0. */
+        private long batchWanted(long estimate, long limit) {
+            lock.lock();
+            try {
+                long want = Math.min(lastDemand, (long) (limit * MOST_AHEAD));
+                return batchRefused || want <= estimate ? 0 : want;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        private void batchRefused() {
+            lock.lock();
+            try {
+                batchRefused = true;
+            } finally {
+                lock.unlock();
             }
         }
 

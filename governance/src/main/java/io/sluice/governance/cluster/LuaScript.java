@@ -2,7 +2,9 @@ package io.sluice.governance.cluster;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Consumer;
 
 import org.redisson.api.RScript;
 import org.redisson.api.RedissonClient;
@@ -41,27 +43,13 @@ public final class LuaScript {
      * Runs the script without waiting (for bookkeeping whose result nobody needs now: settling,
      * counting). Failures reach {@code onFailure}; a script Redis forgot is reloaded and run again.
      */
-    public void runAsync(List<Object> keys, java.util.function.Consumer<Throwable> onFailure, Object... args) {
-        String current = sha;
-        if (current == null) {
-            current = load();
-        }
-        script.<List<Long>>evalShaAsync(RScript.Mode.READ_WRITE, current, RScript.ReturnType.MULTI, keys, args)
-            .whenComplete((reply, error) -> {
-                if (error == null) {
-                    return;
-                }
-                if (String.valueOf(error.getMessage()).contains("NOSCRIPT")) {
-                    script.<List<Long>>evalShaAsync(RScript.Mode.READ_WRITE, load(), RScript.ReturnType.MULTI, keys, args)
-                        .whenComplete((r, e) -> {
-                            if (e != null) {
-                                onFailure.accept(e);
-                            }
-                        });
-                } else {
-                    onFailure.accept(error);
-                }
-            });
+    public void runAsync(List<Object> keys, Consumer<Throwable> onFailure, Object... args) {
+        callAsync(keys, args).whenComplete((reply, error) -> {
+            if (error != null) {
+                onFailure.accept(error instanceof CompletionException wrapped && wrapped.getCause() != null
+                    ? wrapped.getCause() : error);
+            }
+        });
     }
 
     /**
@@ -70,27 +58,22 @@ public final class LuaScript {
      */
     public CompletionStage<List<Long>> callAsync(List<Object> keys, Object... args) {
         String current = sha;
-        CompletionStage<String> loaded = current != null
-            ? CompletableFuture.completedFuture(current)
-            : script.scriptLoadAsync(source).thenApply(this::loaded);
-        return loaded.thenCompose(s -> script.<List<Long>>evalShaAsync(RScript.Mode.READ_WRITE, s,
-                RScript.ReturnType.MULTI, keys, args))
-            .handle((reply, error) -> {
-                if (error == null) {
-                    return CompletableFuture.completedFuture(reply);
-                }
-                if (String.valueOf(error.getMessage()).contains("NOSCRIPT")) {
-                    return script.scriptLoadAsync(source).thenApply(this::loaded).thenCompose(s -> script
-                        .<List<Long>>evalShaAsync(RScript.Mode.READ_WRITE, s, RScript.ReturnType.MULTI, keys, args));
-                }
-                return CompletableFuture.<List<Long>>failedFuture(error);
-            })
-            .thenCompose(stage -> stage);
+        CompletionStage<String> loaded = current != null ? CompletableFuture.completedFuture(current) : loadAsync();
+        return loaded.thenCompose(s -> evalShaAsync(s, keys, args))
+            .exceptionallyCompose(error -> String.valueOf(error.getMessage()).contains("NOSCRIPT")
+                ? loadAsync().thenCompose(s -> evalShaAsync(s, keys, args))
+                : CompletableFuture.failedFuture(error));
     }
 
-    private String loaded(String loadedSha) {
-        sha = loadedSha;
-        return loadedSha;
+    private CompletionStage<List<Long>> evalShaAsync(String loadedSha, List<Object> keys, Object... args) {
+        return script.evalShaAsync(RScript.Mode.READ_WRITE, loadedSha, RScript.ReturnType.MULTI, keys, args);
+    }
+
+    private CompletionStage<String> loadAsync() {
+        return script.scriptLoadAsync(source).thenApply(loadedSha -> {
+            sha = loadedSha;
+            return loadedSha;
+        });
     }
 
     private String load() {

@@ -126,8 +126,12 @@ public class ClusterPermits implements AutoCloseable {
     }
 
     private PendingRelease pendingRelease(String lane, RPermitExpirableSemaphore semaphore, String permitId) {
-        long lease = properties.lane(lane).lease().toNanos() + reuseWindowNanos;
-        return new PendingRelease(semaphore, permitId, System.nanoTime() + lease);
+        return new PendingRelease(semaphore, permitId, System.nanoTime() + leaseWithWindow(properties.lane(lane)).toNanos());
+    }
+
+    /** A permit's lease in Redis: one reuse window more than the lane's, so a reused permit still has a full lease ahead. */
+    private Duration leaseWithWindow(PermitProperties.Lane policy) {
+        return policy.lease().plusNanos(reuseWindowNanos);
     }
 
     private void send(PendingRelease release) {
@@ -196,8 +200,7 @@ public class ClusterPermits implements AutoCloseable {
                 RPermitExpirableSemaphore semaphore = semaphore(lane, policy);
                 String permitId;
                 long acquiredAt = System.nanoTime();
-                // leased for one reuse window more, so a reused permit still has a full lease ahead
-                long leaseMillis = policy.lease().toMillis() + reuseWindowNanos / 1_000_000;
+                long leaseMillis = leaseWithWindow(policy).toMillis();
                 try {
                     permitId = takeNow(lane, semaphore, leaseMillis);
                     if (permitId == null && remainingMillis > 0) {
@@ -302,14 +305,18 @@ public class ClusterPermits implements AutoCloseable {
         String name = semaphore.getName();
         long now = System.currentTimeMillis();
         try {
-            List<Long> reply = take.run(List.of(name, RedissonObject.suffixName(name, "timeout"),
-                RedissonObject.prefixName("redisson_sc", name)), permitId, now + leaseMillis, now, publishCommand);
+            List<Long> reply = take.run(semaphoreKeys(name), permitId, now + leaseMillis, now, publishCommand);
             return reply.getFirst() == 1 ? permitId : null;
         } catch (RuntimeException e) {
             // queued, not sent now: the guard is about to treat Redis as down, and the retry comes after the acquire
             pendingReleases.add(pendingRelease(lane, semaphore, permitId));
             throw e;
         }
+    }
+
+    /** The keys {@link #TAKE} and {@link #RENEW} run on: Redisson's semaphore {@code name}, its lease zset and its channel. */
+    private static List<Object> semaphoreKeys(String name) {
+        return List.of(name, RedissonObject.suffixName(name, "timeout"), RedissonObject.prefixName("redisson_sc", name));
     }
 
     /**
@@ -473,16 +480,14 @@ public class ClusterPermits implements AutoCloseable {
         /** What a closing lease calls: true when its permit was kept here instead of going back to Redis. */
         PermitLease.Parking parking(long reusableUntil) {
             long epoch = guard.recoveries();
-            return permitId -> {
-                if (waiting.get() != 0) {
-                    return false;
-                }
-                long now = System.nanoTime();
-                if (now - reusableUntil < 0) {
-                    return idle.park(new IdlePermits.Idle(permitId, reusableUntil, now), now, epoch, cap());
-                }
-                return renewAndPark(permitId, epoch);
-            };
+            return permitId -> System.nanoTime() - reusableUntil < 0 ? park(permitId, reusableUntil, epoch)
+                : waiting.get() == 0 && renewAndPark(permitId, epoch);
+        }
+
+        /** Keeps the permit idle for this instance's next call; false when a caller here waits in Redis or none fits. */
+        private boolean park(String permitId, long reusableUntil, long epoch) {
+            long now = System.nanoTime();
+            return waiting.get() == 0 && idle.park(new IdlePermits.Idle(permitId, reusableUntil, now), now, epoch, cap());
         }
 
         /**
@@ -498,12 +503,10 @@ public class ClusterPermits implements AutoCloseable {
             if (semaphore == null || closed || idle.size() >= cap()) {
                 return false;
             }
-            long leaseMillis = properties.lane(lane).lease().toMillis() + reuseWindowNanos / 1_000_000;
+            long leaseMillis = leaseWithWindow(properties.lane(lane)).toMillis();
             long renewedAt = System.nanoTime();
-            String name = semaphore.getName();
-            guard.async(onFailure -> renew.callAsync(List.of(name, RedissonObject.suffixName(name, "timeout"),
-                    RedissonObject.prefixName("redisson_sc", name)), permitId, System.currentTimeMillis() + leaseMillis,
-                    publishCommand)
+            guard.async(onFailure -> renew.callAsync(semaphoreKeys(semaphore.getName()), permitId,
+                    System.currentTimeMillis() + leaseMillis, publishCommand)
                 .whenComplete((reply, error) -> {
                     if (error != null) {
                         onFailure.accept(error);
@@ -512,9 +515,7 @@ public class ClusterPermits implements AutoCloseable {
                     if (reply.getFirst() != 1) {
                         return; // given back by the script (no permit free), or its lease had ended: Redis has it
                     }
-                    long now = System.nanoTime();
-                    if (closed || waiting.get() != 0
-                        || !idle.park(new IdlePermits.Idle(permitId, renewedAt + reuseWindowNanos, now), now, epoch, cap())) {
+                    if (closed || !park(permitId, renewedAt + reuseWindowNanos, epoch)) {
                         release(lane, semaphore, permitId);
                     }
                 }), () -> pendingReleases.add(pendingRelease(lane, semaphore, permitId)));
