@@ -486,8 +486,13 @@ public class ClusterPermits implements AutoCloseable {
 
         /** Keeps the permit idle for this instance's next call; false when a caller here waits in Redis or none fits. */
         private boolean park(String permitId, long reusableUntil, long epoch) {
+            return park(permitId, reusableUntil, epoch, cap());
+        }
+
+        /** {@code cap} read by the caller: {@link #cap} may read the lane's size from Redis, which Redisson's thread must not. */
+        private boolean park(String permitId, long reusableUntil, long epoch, int cap) {
             long now = System.nanoTime();
-            return waiting.get() == 0 && idle.park(new IdlePermits.Idle(permitId, reusableUntil, now), now, epoch, cap());
+            return waiting.get() == 0 && idle.park(new IdlePermits.Idle(permitId, reusableUntil, now), now, epoch, cap);
         }
 
         /**
@@ -500,7 +505,10 @@ public class ClusterPermits implements AutoCloseable {
          */
         private boolean renewAndPark(String permitId, long epoch) {
             RPermitExpirableSemaphore semaphore = semaphores.get(lane);
-            if (semaphore == null || closed || idle.size() >= cap()) {
+            // read here, not in the reply: it runs on Redisson's thread, which refuses a blocking read of the lane's
+            // size, and a reply that failed so left its permit neither parked nor released (taken until its lease ended)
+            int cap = cap();
+            if (semaphore == null || closed || idle.size() >= cap) {
                 return false;
             }
             long leaseMillis = leaseWithWindow(properties.lane(lane)).toMillis();
@@ -515,7 +523,7 @@ public class ClusterPermits implements AutoCloseable {
                     if (reply.getFirst() != 1) {
                         return; // given back by the script (no permit free), or its lease had ended: Redis has it
                     }
-                    if (closed || !park(permitId, renewedAt + reuseWindowNanos, epoch)) {
+                    if (closed || !park(permitId, renewedAt + reuseWindowNanos, epoch, cap)) {
                         release(lane, semaphore, permitId);
                     }
                 }), () -> pendingReleases.add(pendingRelease(lane, semaphore, permitId)));
