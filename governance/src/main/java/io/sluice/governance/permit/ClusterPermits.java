@@ -235,6 +235,11 @@ public class ClusterPermits implements AutoCloseable {
         return lease;
     }
 
+    /** The permit id of {@link #TAKE} and {@link #RENEW} as Redisson stores it: its hex in ARGV[1] as raw bytes. */
+    private static final String PERMIT_ID = """
+        local id = ARGV[1]:gsub('..', function(pair) return string.char(tonumber(pair, 16)) end)
+        """;
+
     /**
      * Takes one permit of Redisson's semaphore now, without waiting: {@code KEYS} are the semaphore's counter (its name),
      * its lease zset ({@code {name}:timeout}, permit id as raw bytes → absolute lease end in ms) and the channel its
@@ -246,8 +251,7 @@ public class ClusterPermits implements AutoCloseable {
      * resends a command whose reply timed out (retry-attempts), and the first send may have run.
      * Reply {1} taken, {0} none free.
      */
-    private static final String TAKE = """
-        local id = ARGV[1]:gsub('..', function(pair) return string.char(tonumber(pair, 16)) end)
+    private static final String TAKE = PERMIT_ID + """
         if redis.call('zscore', KEYS[2], id) then
             return {1}
         end
@@ -279,8 +283,7 @@ public class ClusterPermits implements AutoCloseable {
      * hear of it. Reply {1} renewed, {2} released, {0} not taken any more (its lease ended and another call's take
      * gave it back).
      */
-    private static final String RENEW = """
-        local id = ARGV[1]:gsub('..', function(pair) return string.char(tonumber(pair, 16)) end)
+    private static final String RENEW = PERMIT_ID + """
         if not redis.call('zscore', KEYS[2], id) then
             return {0}
         end
@@ -480,16 +483,16 @@ public class ClusterPermits implements AutoCloseable {
         /** What a closing lease calls: true when its permit was kept here instead of going back to Redis. */
         PermitLease.Parking parking(long reusableUntil) {
             long epoch = guard.recoveries();
-            return permitId -> System.nanoTime() - reusableUntil < 0 ? park(permitId, reusableUntil, epoch)
-                : waiting.get() == 0 && renewAndPark(permitId, epoch);
+            return permitId -> {
+                // read by the closing call: cap() may read the lane's size from Redis, which Redisson's thread (where a
+                // renewal's reply parks the permit) refuses; a reply that failed so left its permit taken until its lease ended
+                int cap = cap();
+                return System.nanoTime() - reusableUntil < 0 ? park(permitId, reusableUntil, epoch, cap)
+                    : waiting.get() == 0 && renewAndPark(permitId, epoch, cap);
+            };
         }
 
-        /** Keeps the permit idle for this instance's next call; false when a caller here waits in Redis or none fits. */
-        private boolean park(String permitId, long reusableUntil, long epoch) {
-            return park(permitId, reusableUntil, epoch, cap());
-        }
-
-        /** {@code cap} read by the caller: {@link #cap} may read the lane's size from Redis, which Redisson's thread must not. */
+        /** Keeps the permit idle for this instance's next call; false when a caller here waits in Redis or {@code cap} are idle. */
         private boolean park(String permitId, long reusableUntil, long epoch, int cap) {
             long now = System.nanoTime();
             return waiting.get() == 0 && idle.park(new IdlePermits.Idle(permitId, reusableUntil, now), now, epoch, cap);
@@ -503,11 +506,8 @@ public class ClusterPermits implements AutoCloseable {
          * is neither idle nor free; it goes back to Redis when it cannot be parked then, and when the script fails it
          * is released like any other (again until its lease ends). True: this permit is taken care of.
          */
-        private boolean renewAndPark(String permitId, long epoch) {
+        private boolean renewAndPark(String permitId, long epoch, int cap) {
             RPermitExpirableSemaphore semaphore = semaphores.get(lane);
-            // read here, not in the reply: it runs on Redisson's thread, which refuses a blocking read of the lane's
-            // size, and a reply that failed so left its permit neither parked nor released (taken until its lease ended)
-            int cap = cap();
             if (semaphore == null || closed || idle.size() >= cap) {
                 return false;
             }
