@@ -191,6 +191,10 @@ public final class TokenAllocation implements AutoCloseable {
     /** Settlements not yet sent: window field → token delta. */
     private final ReentrantLock unsettledLock = new ReentrantLock();
     private Map<String, Long> unsettled = new HashMap<>();
+    /** Held while settlements are on their way to Redis, so that a refusal can wait for the ones the timer is sending. */
+    private final ReentrantLock sending = new ReentrantLock();
+    /** Settlement scripts that reached Redis so far (written under {@link #sending}). */
+    private volatile long sends;
     private final PeriodicTask settler;
     private final Map<RequestType, Ahead> ahead = new EnumMap<>(RequestType.class);
 
@@ -290,8 +294,9 @@ public final class TokenAllocation implements AutoCloseable {
         }
         if (grant == null) {
             // no batch to take from (no demand yet, or the batch did not fit): this one call asks for itself
+            long sendsBefore = sends;
             grant = admitOnce(type, estimate);
-            if (grant instanceof Grant.Refused && sendSettlements()) {
+            if (grant instanceof Grant.Refused && settledSince(sendsBefore)) {
                 // the window still counted estimates this instance had settled: ask again on settled numbers
                 grant = admitOnce(type, estimate);
             }
@@ -506,33 +511,48 @@ public final class TokenAllocation implements AutoCloseable {
     }
 
     /**
+     * Whether the window has taken settlements since {@code sendsBefore} was read: this instance's are sent now, after
+     * any the timer is sending at this moment. Without the wait a refusal that came while the timer's script was on
+     * its way found nothing left to send and stood, on numbers that were about to be settled.
+     */
+    private boolean settledSince(long sendsBefore) {
+        return sendSettlements() || sends != sendsBefore;
+    }
+
+    /**
      * Sends the settlements collected since the last time, in one script, and waits for it; false when there
      * were none. What cannot be sent (Redis unreachable) is dropped: the window then counts estimates, the
      * safe side, until those sub-windows slide out.
      */
     boolean sendSettlements() {
         ahead.values().forEach(Ahead::giveBack);
-        Map<String, Long> batch;
-        unsettledLock.lock();
+        sending.lock();
         try {
-            if (unsettled.isEmpty()) {
-                return false;
+            Map<String, Long> batch;
+            unsettledLock.lock();
+            try {
+                if (unsettled.isEmpty()) {
+                    return false;
+                }
+                batch = unsettled;
+                unsettled = new HashMap<>();
+            } finally {
+                unsettledLock.unlock();
             }
-            batch = unsettled;
-            unsettled = new HashMap<>();
+            Object[] args = new Object[batch.size() * 2];
+            int i = 0;
+            for (Map.Entry<String, Long> e : batch.entrySet()) {
+                args[i++] = e.getKey();
+                args[i++] = e.getValue();
+            }
+            return guard.call(() -> {
+                settle.run(List.of(windowKey), args);
+                sends++;
+                return true;
+            }, () -> false);
         } finally {
-            unsettledLock.unlock();
+            sending.unlock();
         }
-        Object[] args = new Object[batch.size() * 2];
-        int i = 0;
-        for (Map.Entry<String, Long> e : batch.entrySet()) {
-            args[i++] = e.getKey();
-            args[i++] = e.getValue();
-        }
-        return guard.call(() -> {
-            settle.run(List.of(windowKey), args);
-            return true;
-        }, () -> false);
     }
 
     /** Counts tokens a call used without asking first (calls that are never refused by type, e.g. embeddings). */

@@ -69,6 +69,42 @@ class TokenAllocationSettleTest {
     }
 
     @Test
+    void aRefusalThatComesWhileTheTimerIsSendingTheSettlementsWaitsForThemAndAsksAgain() throws Exception {
+        // the timer takes the settlements and sends them while a call is refused on the numbers before them: the call
+        // finds nothing left to send itself, so it must wait for the timer's script instead of standing refused
+        int refused = 0;
+        for (int round = 0; round < 40; round++) {
+            String roundPrefix = prefix + "race" + round + ":";
+            TokenAllocation racing = new TokenAllocation(redisson, properties(1_000, roundPrefix), () -> 1, () -> 0,
+                new SimpleMeterRegistry(), Duration.ofHours(1));
+            try {
+                racing.settle(racing.admit(RequestType.FRONT_DOOR, 900), 100); // 800 to give back, not sent yet
+                CountDownLatch start = new CountDownLatch(1);
+                try (ExecutorService both = Executors.newFixedThreadPool(2)) {
+                    Future<?> timer = both.submit(() -> {
+                        start.await();
+                        racing.tick();
+                        return null;
+                    });
+                    Future<TokenAllocation.Grant> call = both.submit(() -> {
+                        start.await();
+                        return racing.admit(RequestType.FRONT_DOOR, 800);
+                    });
+                    start.countDown();
+                    timer.get(30, TimeUnit.SECONDS);
+                    boolean admitted = call.get(30, TimeUnit.SECONDS) instanceof TokenAllocation.Grant.Admitted;
+                    refused += admitted ? 0 : 1;
+                    assertThat(windowInRedis(roundPrefix)).as("round %d: settled, whoever sent it", round)
+                        .isEqualTo(admitted ? 900 : 100);
+                }
+            } finally {
+                racing.close();
+            }
+        }
+        assertThat(refused).as("calls refused on numbers about to be settled, in 40 rounds").isZero();
+    }
+
+    @Test
     void closingSendsWhatIsLeft() {
         allocation.settle(allocation.admit(RequestType.FRONT_DOOR, 500), 50);
 
