@@ -81,12 +81,17 @@ final class CapacityReport {
             boolean slow = point.name().startsWith("1000");
             CapacityBench.Leg atOnce = point.atOnce(CapacityBench.SLUICE);
             CapacityBench.Leg directAtOnce = point.atOnce("direct");
-            line(String.format("- %s: Sluice %.2f × direct (goal ≥ 0.9)%s; Sluice + Redis %.3f ms CPU per answer (goal ≤ 0.35): %s."
+            // each point's goals as #15 sets them: at 1 s × 1,024 the added p99, at 50 ms × 128 the CPU per answer
+            String goals = slow
+                ? String.format(", added p99 %.1f ms (goal ≤ 50); Sluice + Redis %.3f ms CPU per answer (the CPU goal"
+                    + " is the 50 ms point's)", added, cpu)
+                : String.format("; Sluice + Redis %.3f ms CPU per answer (goal ≤ 0.35)", cpu);
+            boolean met = ratio >= 0.9 && (slow ? added <= 50 : cpu <= 0.35);
+            line(String.format("- %s: Sluice %.2f × direct (goal ≥ 0.9)%s: %s."
                 + " By round: %s and %s. Sluice's warm-up at this point: %d leg(s), its compilers busy %s ms in them;"
                 + " the last, just before round 1: %.0f answers/s, %.3f ms."
                 + " Opened at once (burst %.1f): %.2f × direct, added p99 %.1f ms.",
-                point.name(), ratio, slow ? String.format(", added p99 %.1f ms (goal ≤ 50)", added) : "", cpu,
-                ratio >= 0.9 && (!slow || added <= 50) && cpu <= 0.35 ? "**met**" : "**not met**",
+                point.name(), ratio, goals, met ? "**met**" : "**not met**",
                 byRound(point, 1), byRound(point, 2), point.warmUps().size(),
                 point.warmUps().stream().map(l -> String.format("%.0f", l.compilingMs())).collect(Collectors.joining(", ")),
                 point.warmUp().perSecond(),
