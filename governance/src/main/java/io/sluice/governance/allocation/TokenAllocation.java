@@ -528,31 +528,37 @@ public final class TokenAllocation implements AutoCloseable {
         ahead.values().forEach(Ahead::giveBack);
         sending.lock();
         try {
-            Map<String, Long> batch;
-            unsettledLock.lock();
-            try {
-                if (unsettled.isEmpty()) {
-                    return false;
-                }
-                batch = unsettled;
-                unsettled = new HashMap<>();
-            } finally {
-                unsettledLock.unlock();
-            }
-            Object[] args = new Object[batch.size() * 2];
-            int i = 0;
-            for (Map.Entry<String, Long> e : batch.entrySet()) {
-                args[i++] = e.getKey();
-                args[i++] = e.getValue();
-            }
-            return guard.call(() -> {
-                settle.run(List.of(windowKey), args);
+            Object[] batch = takeUnsettled();
+            return batch.length > 0 && guard.call(() -> {
+                settle.run(List.of(windowKey), batch);
                 sends++;
                 return true;
             }, () -> false);
         } finally {
             sending.unlock();
         }
+    }
+
+    /** The settlements collected so far as the settle script's arguments (field, delta, ...); none: an empty array. */
+    private Object[] takeUnsettled() {
+        Map<String, Long> batch;
+        unsettledLock.lock();
+        try {
+            if (unsettled.isEmpty()) {
+                return new Object[0];
+            }
+            batch = unsettled;
+            unsettled = new HashMap<>();
+        } finally {
+            unsettledLock.unlock();
+        }
+        Object[] args = new Object[batch.size() * 2];
+        int i = 0;
+        for (Map.Entry<String, Long> e : batch.entrySet()) {
+            args[i++] = e.getKey();
+            args[i++] = e.getValue();
+        }
+        return args;
     }
 
     /** Counts tokens a call used without asking first (calls that are never refused by type, e.g. embeddings). */
